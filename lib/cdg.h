@@ -1,0 +1,37 @@
+/*
+ * cdg.h - the channel dependency graph of a routing.
+ *
+ * Vertices are channels (global index of the sending port); an edge a -> b
+ * means a packet holding a may next request b.  Sources are every CA port
+ * and every switch (port 0), destinations every LID, so one entry at switch
+ * X for DLID d adds, for every in-channel that carries d into X, one
+ * dependency to X's out-channel for d.
+ */
+#ifndef DQR_CDG_H
+#define DQR_CDG_H
+
+#include <stdint.h>
+
+#include "fabric.h"
+#include "lft.h"
+
+struct dqr_cdg {
+	uint32_t num_vertices;	/* = fabric->num_ports; unlinked ports idle */
+	uint32_t num_channels;	/* linked ports, the real channels */
+	uint64_t num_edges;
+	/* CSR: successors of v are succ[succ_off[v] .. succ_off[v + 1]) */
+	uint64_t *succ_off;
+	uint32_t *succ;
+	/* the same edges reversed */
+	uint64_t *pred_off;
+	uint32_t *pred;
+};
+
+/* NULL when out of memory. */
+struct dqr_cdg *dqr_cdg_build(const struct dqr_fabric *f,
+			      const struct dqr_lfts *t);
+void dqr_cdg_free(struct dqr_cdg *g);
+
+int dqr_cdg_has_edge(const struct dqr_cdg *g, uint32_t a, uint32_t b);
+
+#endif

@@ -1,0 +1,1 @@
+/* stub */ typedef int dqr_stub_node_index;

@@ -1,0 +1,1 @@
+/* stub: to be written */ typedef int dqr_stub_route_walk;

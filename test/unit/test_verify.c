@@ -1,0 +1,2 @@
+#include "unit.h"
+int main(void) { return 77; }
