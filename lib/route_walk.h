@@ -27,9 +27,10 @@ const char *dqr_walk_result_name(enum dqr_walk_result r);
 
 /* What a packet for one DLID does when it enters a switch. */
 struct dqr_walk_state {
+	uint32_t fail_sw;	/* switch index where it failed, when not OK */
 	uint8_t result;		/* enum dqr_walk_result */
 	uint8_t hops;		/* links from this switch to the DLID when OK */
-	uint32_t fail_sw;	/* switch index where it failed, when not OK */
+	uint8_t on_loop;	/* this switch's own entry closes a loop */
 };
 
 /*

@@ -73,8 +73,15 @@ int dqr_verify(const struct dqr_fabric *f, const struct dqr_lfts *t,
 	       struct dqr_verify_report *r, struct dqr_channel_list *cl);
 void dqr_verify_report_free(struct dqr_verify_report *r);
 
-/* 1 when every physically connected pair is reachable, no loop, no cycle */
-int dqr_verify_ok(const struct dqr_verify_report *r);
+#define DQR_PAIRS_ALL ((1u << DQR_PAIR_NUM_KINDS) - 1)
+#define DQR_PAIRS_CA (1u << DQR_PAIR_CA_CA)
+
+/*
+ * 1 when every physically connected pair of the kinds in the mask (bits
+ * 1 << enum dqr_pair_kind) is reachable and there is no loop, no dead
+ * port and no dependency cycle.
+ */
+int dqr_verify_ok(const struct dqr_verify_report *r, unsigned kinds);
 
 static inline uint64_t dqr_report_unreachable(const struct dqr_verify_report *r)
 {
