@@ -232,6 +232,12 @@ int dqr_fabric_finish(struct dqr_fabric *f, char *err, size_t errlen)
 	return 0;
 }
 
+void dqr_fabric_forget_lid(struct dqr_fabric *f, unsigned lid)
+{
+	if (lid && lid <= f->max_lid)
+		f->lid_port[lid] = DQR_NONE;
+}
+
 uint32_t dqr_fabric_find_guid(const struct dqr_fabric *f, uint64_t guid)
 {
 	uint32_t i;

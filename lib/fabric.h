@@ -122,6 +122,12 @@ static inline uint32_t dqr_lid_owner(const struct dqr_fabric *f, unsigned lid)
 	return f->lid_port[lid];
 }
 
+/*
+ * Drops one LID from the LID index (not from its port's range): pairs
+ * towards it are then not judged.  For LIDs whose tables are unknown.
+ */
+void dqr_fabric_forget_lid(struct dqr_fabric *f, unsigned lid);
+
 uint32_t dqr_fabric_find_guid(const struct dqr_fabric *f, uint64_t guid);
 uint32_t dqr_fabric_find_name(const struct dqr_fabric *f, const char *name);
 

@@ -44,22 +44,22 @@ void dqr_lfts_free(struct dqr_lfts *t)
 void dqr_lfts_diff(const struct dqr_lfts *a, const struct dqr_lfts *b,
 		   struct dqr_lft_diff *d)
 {
-	uint32_t sw, lid, n = a->lid_count;
+	uint32_t sw, lid, l, end, changed;
+	uint32_t n = a->lid_count > b->lid_count ? a->lid_count : b->lid_count;
+	int touched;
 
 	memset(d, 0, sizeof(*d));
-	for (sw = 0; sw < a->num_switches; sw++) {
-		const uint8_t *ra = dqr_lft_row(a, sw), *rb = dqr_lft_row(b, sw);
-		int touched = 0;
-
-		if (!memcmp(ra, rb, n))
+	for (sw = 0; sw < a->num_switches && sw < b->num_switches; sw++) {
+		if (a->lid_count == b->lid_count &&
+		    !memcmp(dqr_lft_row(a, sw), dqr_lft_row(b, sw), n))
 			continue;
+		touched = 0;
 		for (lid = 0; lid < n; lid += DQR_LFT_BLOCK) {
-			uint32_t end = lid + DQR_LFT_BLOCK, l, changed = 0;
-
-			if (end > n)
-				end = n;
+			end = lid + DQR_LFT_BLOCK < n ? lid + DQR_LFT_BLOCK : n;
+			changed = 0;
 			for (l = lid; l < end; l++)
-				changed += ra[l] != rb[l];
+				changed += dqr_lft_get(a, sw, l) !=
+					   dqr_lft_get(b, sw, l);
 			if (changed) {
 				d->entries += changed;
 				d->blocks++;

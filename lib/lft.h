@@ -51,7 +51,10 @@ struct dqr_lft_diff {
 	uint32_t switches;	/* switches with at least one difference */
 };
 
-/* Compares two tables of the same shape. */
+/*
+ * Compares two tables of the same switches; LIDs beyond one table's end
+ * count as DQR_NO_PATH there.
+ */
 void dqr_lfts_diff(const struct dqr_lfts *a, const struct dqr_lfts *b,
 		   struct dqr_lft_diff *d);
 

@@ -1,1 +1,83 @@
-/* stub */
+/*
+ * text_input.h - the line reader and strict number parsers shared by the
+ * topology and LFT readers.
+ *
+ * Every reader error is reported as "FILE:LINE: what is wrong" so that an
+ * operator can jump straight to the offending line of a dump that may be
+ * 10^5 lines long.
+ */
+#ifndef DQR_TEXT_INPUT_H
+#define DQR_TEXT_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct dqr_text_input {
+	FILE *fp;
+	const char *fname;	/* for messages only, not owned */
+	char *line;		/* current line, without its end of line */
+	size_t len;		/* strlen(line) */
+	size_t cap;
+	unsigned long lineno;	/* 1-based number of the current line */
+};
+
+void dqr_text_input_init(struct dqr_text_input *in, FILE *fp,
+			 const char *fname);
+void dqr_text_input_release(struct dqr_text_input *in);
+
+/*
+ * Reads the next line of any length and strips "\n" or "\r\n".  Returns 1
+ * for a line, 0 at end of file, -1 with a message in err on a read error,
+ * out of memory, or a NUL byte (binary data is never a valid line).
+ */
+int dqr_text_input_next(struct dqr_text_input *in, char *err, size_t errlen);
+
+/* Formats "FILE:LINE: message" for the current line. */
+void dqr_text_error(const struct dqr_text_input *in, char *err,
+		    size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* The same for an earlier line, e.g. when a link resolves at the end. */
+void dqr_text_error_at(const char *fname, unsigned long lineno, char *err,
+		       size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/*
+ * Parses exactly len characters of s as an unsigned number no larger than
+ * max.  base is 10, 16 (no prefix) or 0 (hex after "0x" or "0X", else
+ * decimal).  No sign, no blanks, no trailing junk.  Returns 0, or -1 on
+ * an empty token, a bad digit or a value above max.
+ */
+int dqr_parse_uint(const char *s, size_t len, unsigned base, uint64_t max,
+		   uint64_t *val);
+
+static inline int dqr_is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+}
+
+static inline const char *dqr_skip_blanks(const char *s)
+{
+	while (dqr_is_blank(*s))
+		s++;
+	return s;
+}
+
+/* Length of the token at s: up to the next blank or end of string. */
+static inline size_t dqr_token_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] && !dqr_is_blank(s[n]))
+		n++;
+	return n;
+}
+
+static inline int dqr_is_hex_digit(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	       (c >= 'A' && c <= 'F');
+}
+
+#endif

@@ -36,8 +36,9 @@ static unsigned unit_passed, unit_failed;
 
 /* Stops the test program: later checks would only dereference NULL. */
 #define REQUIRE(cond) do { \
-	CHECK(cond); \
-	if (!(cond)) { \
+	int unit_ok_ = !!(cond); \
+	CHECK(unit_ok_); \
+	if (!unit_ok_) { \
 		printf("%u passed, %u failed\n", unit_passed, unit_failed); \
 		exit(1); \
 	} \
