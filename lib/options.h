@@ -1,1 +1,93 @@
-/* stub */
+/*
+ * options.h - the plugin's key=value options.
+ *
+ * OpenSM hands every event plugin the same free-form string
+ * (event_plugin_options in opensm.conf).  The grammar:
+ *
+ *   options := ws* ( item ( ws+ item )* )? ws*
+ *   item    := key '=' value          no blanks around '='
+ *   key     := one of the keys of the table, case sensitive
+ *   value   := any non-blank characters; what is valid depends on the key
+ *
+ * Each key may appear once.  Parsing is table driven: a later key is one
+ * more struct dqr_opt_spec row and one more field in struct dqr_options.
+ * Every error message names the offending key (or token) so that one log
+ * line tells the operator what to fix.
+ *
+ * No OpenSM types here: the table and the parser are unit tested alone.
+ */
+#ifndef DQR_OPTIONS_H
+#define DQR_OPTIONS_H
+
+#include <stddef.h>
+
+/*
+ * The OpenSM routing engines the plugin can run for the initial routing.
+ * The names are OpenSM's own (osm_opensm.c), matched case-insensitively.
+ */
+enum dqr_base_engine {
+	DQR_BASE_AUTO = 0,	/* ftree, else updn, else minhop */
+	DQR_BASE_FTREE,
+	DQR_BASE_UPDN,
+	DQR_BASE_DNUP,
+	DQR_BASE_MINHOP,
+	DQR_BASE_DOR,
+	DQR_BASE_LASH,
+	DQR_BASE_NUE,
+	DQR_BASE_DFSSSP,
+	DQR_BASE_SSSP,
+	DQR_BASE_TORUS_2QOS,
+	DQR_BASE_NUM
+};
+
+/* NULL-terminated, indexed by enum dqr_base_engine */
+extern const char *const dqr_base_engine_names[DQR_BASE_NUM + 1];
+
+const char *dqr_base_engine_name(int base);
+
+struct dqr_options {
+	int base;	/* enum dqr_base_engine */
+	int verify;	/* judge every routing pass: 1 (default) or 0 */
+};
+
+/* The defaults: base=auto verify=on. */
+void dqr_options_init(struct dqr_options *o);
+
+/*
+ * Parses str (NULL or empty: the defaults) into *o.  Returns 0, or -1 with
+ * a one-line message in err; *o is left unchanged on error.
+ */
+int dqr_options_parse(const char *str, struct dqr_options *o,
+		      char *err, size_t errlen);
+
+/* "base=auto verify=on": the effective options, for the log. */
+void dqr_options_format(const struct dqr_options *o, char *buf, size_t len);
+
+/* ---------------------------------------------------------------------
+ * The generic parser behind dqr_options_parse, for tables of other keys.
+ */
+enum dqr_opt_type {
+	DQR_OPT_CHOICE,	/* int field: index into choices, any case */
+	DQR_OPT_BOOL,	/* int field: on/off, yes/no, true/false, 1/0 */
+	DQR_OPT_UINT,	/* unsigned field: decimal, min .. max */
+};
+
+struct dqr_opt_spec {
+	const char *key;
+	enum dqr_opt_type type;
+	size_t offset;			/* of the field in the target */
+	const char *const *choices;	/* DQR_OPT_CHOICE, NULL-terminated */
+	unsigned min, max;		/* DQR_OPT_UINT */
+};
+
+#define DQR_OPT_MAX_SPECS 64
+
+/*
+ * Applies str to target through n specs (n <= DQR_OPT_MAX_SPECS).  Keys
+ * absent from str leave their field alone.  Returns 0, or -1 with a
+ * message in err; target may then be partly written.
+ */
+int dqr_opts_parse(const struct dqr_opt_spec *specs, size_t n,
+		   const char *str, void *target, char *err, size_t errlen);
+
+#endif

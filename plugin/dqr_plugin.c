@@ -1,1 +1,96 @@
-/* stub: to be written */ typedef int dqr_stub_dqr_plugin;
+/*
+ * dqr_plugin.c - the event plugin OpenSM loads as "osmdqr".
+ *
+ * opensm.conf:
+ *   event_plugin_name osmdqr
+ *   event_plugin_options base=auto verify=on
+ *   routing_engine dqr
+ *
+ * OpenSM loads event plugins before it sets its routing engines up, so
+ * registering 'dqr' from create() makes the name known in time.
+ */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+/* first: it decides the layout of OpenSM's structs (perfmgr, pthread) */
+#include <opensm/osm_config.h>
+#include <opensm/osm_event_plugin.h>
+#include <opensm/osm_opensm.h>
+#include <opensm/osm_version.h>
+
+#include "dqr_engine.h"
+#include "options.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "?"
+#endif
+
+static void *dqr_create(struct osm_opensm *osm)
+{
+	static const external_routing_engine_module_t module = {
+		.name = "dqr",
+		.setup = dqr_engine_setup,
+	};
+	struct dqr_options opts;
+	struct dqr_ctx *ctx;
+	cl_status_t status;
+	char err[512], eff[128];
+
+	dqr_options_init(&opts);
+	if (dqr_options_parse(osm->subn.opt.event_plugin_options, &opts, err,
+			      sizeof(err))) {
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"ERR DQ01: osmdqr: event_plugin_options: %s; plugin "
+			"not loaded, routing engine 'dqr' not registered\n",
+			err);
+		return NULL;
+	}
+	ctx = dqr_ctx_new(osm, &opts);
+	if (!ctx) {
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"ERR DQ02: osmdqr: out of memory; plugin not loaded, "
+			"routing engine 'dqr' not registered\n");
+		return NULL;
+	}
+	/*
+	 * Last step: once registered, OpenSM keeps pointers into this
+	 * object, so create() must not fail (and get dlclose'd) after it.
+	 */
+	status = osm_register_external_routing_engine(osm, &module, ctx);
+	if (status != CL_SUCCESS) {
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"ERR DQ03: osmdqr: cannot register routing engine "
+			"'dqr' (%s); plugin not loaded\n",
+			CL_STATUS_MSG(status));
+		dqr_ctx_free(ctx);
+		return NULL;
+	}
+	dqr_options_format(&opts, eff, sizeof(eff));
+	OSM_LOG(&osm->log, OSM_LOG_INFO,
+		"osmdqr %s: routing engine 'dqr' registered (%s)\n",
+		PACKAGE_VERSION, eff);
+	return ctx;
+}
+
+/* OpenSM has destroyed its routing engines, ours included, by now. */
+static void dqr_delete(void *plugin_data)
+{
+	dqr_ctx_free(plugin_data);
+}
+
+/* No event matters yet; OSM_EVENT_ID_TRAP will drive reconfiguration. */
+static void dqr_report(void *plugin_data, osm_epi_event_id_t event_id,
+		       void *event_data)
+{
+	(void)plugin_data;
+	(void)event_id;
+	(void)event_data;
+}
+
+osm_event_plugin_t osm_event_plugin = {
+	.osm_version = OSM_VERSION,
+	.create = dqr_create,
+	.delete = dqr_delete,
+	.report = dqr_report,
+};

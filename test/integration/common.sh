@@ -1,0 +1,200 @@
+# common.sh - shared by the integration tests: an emulated fabric (ibsim),
+# a stock opensm with the plugin, read-back with ibnetdiscover and
+# dump_fts, and clean-up of everything started.  Sourced, not run.
+#
+# The tests judge what the switches hold: the tables are read back through
+# the emulated fabric and checked with dqr-check, never taken from the
+# plugin's own model.
+
+set -u
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+: "${IBSIM:=$(command -v ibsim || true)}"
+: "${OPENSM:=$(command -v opensm || true)}"
+: "${IBNETDISCOVER:=$(command -v ibnetdiscover || true)}"
+: "${DUMP_FTS:=$(command -v dump_fts || true)}"
+: "${IBROUTE:=$(command -v ibroute || true)}"
+: "${UMAD2SIM:=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}"
+
+DQR_CHECK="$top_builddir/tools/dqr-check"
+TOPO_DIR="$top_srcdir/ibsim-topologies"
+PLUGIN_DIR="$top_builddir/plugin/.libs"
+# seconds to wait for SUBNET UP; the 648-CA tree needs the most
+: "${DQR_IT_TIMEOUT:=300}"
+
+IT_PIDS=""
+W=""
+
+it_log() {
+	printf '%s: %s\n' "$(basename "$0" .sh)" "$*"
+}
+
+it_fail() {
+	it_log "FAIL: $*"
+	exit 1
+}
+
+# Missing emulator or SM: skip, unless CI demands that these tests run.
+it_require_tools() {
+	local t missing=""
+
+	# make distcheck after a full run: the tarball, not the fabric, is tested
+	if [ "${DQR_IT_SKIP:-0}" = 1 ]; then
+		it_log "SKIP: DQR_IT_SKIP=1"
+		exit 77
+	fi
+
+	for t in "$IBSIM" "$OPENSM" "$IBNETDISCOVER" "$DUMP_FTS" "$UMAD2SIM"; do
+		[ -n "$t" ] && [ -e "$t" ] || missing="$missing ${t:-?}"
+	done
+	[ -x "$DQR_CHECK" ] || missing="$missing $DQR_CHECK"
+	[ -e "$PLUGIN_DIR/libosmdqr.so" ] || missing="$missing libosmdqr.so"
+	[ -z "$missing" ] && return 0
+	if [ "${DQR_REQUIRE_INTEGRATION:-0}" = 1 ]; then
+		it_fail "missing:$missing"
+	fi
+	it_log "SKIP: missing:$missing"
+	exit 77
+}
+
+it_cleanup() {
+	local p
+
+	for p in $IT_PIDS; do
+		kill "$p" 2>/dev/null
+	done
+	sleep 0.5
+	for p in $IT_PIDS; do
+		kill -9 "$p" 2>/dev/null
+	done
+	exec 3>&- 2>/dev/null
+	if [ -n "$W" ] && [ -d "$W" ]; then
+		if [ "${DQR_IT_KEEP:-0}" = 1 ]; then
+			it_log "kept $W"
+		else
+			rm -rf "$W"
+		fi
+	fi
+}
+
+it_setup() {
+	it_require_tools
+	W=$(mktemp -d "${TMPDIR:-/tmp}/dqr-it.XXXXXX") || exit 1
+	trap it_cleanup EXIT
+	trap 'exit 1' INT TERM
+	export IBSIM_SOCKNAME="dqr-it-$$-$(date +%s%N)"
+	export OSM_CACHE_DIR="$W"
+	export OSM_TMP_DIR="$W"
+}
+
+# it_start_ibsim NETFILE: the emulator reads its console from a FIFO kept
+# open on fd 3, so that it_ibsim_cmd can inject faults later.
+it_start_ibsim() {
+	mkfifo "$W/ibsim.in"
+	"$IBSIM" -s "$1" < "$W/ibsim.in" > "$W/ibsim.out" 2>&1 &
+	IT_PIDS="$IT_PIDS $!"
+	exec 3> "$W/ibsim.in"
+	sleep 1
+	kill -0 "$!" 2>/dev/null || {
+		cat "$W/ibsim.out"
+		it_fail "ibsim did not start on $1"
+	}
+}
+
+it_ibsim_cmd() {
+	printf '%s\n' "$*" >&3
+}
+
+# it_write_conf [EXTRA-LINES...]: opensm.conf loading the plugin.
+it_write_conf() {
+	{
+		echo "event_plugin_name osmdqr"
+		echo "routing_engine dqr"
+		echo "dump_files_dir $W"
+		for l in "$@"; do
+			echo "$l"
+		done
+	} > "$W/opensm.conf"
+}
+
+# it_start_opensm: waits until SUBNET UP or fails.
+it_start_opensm() {
+	local i
+
+	LD_LIBRARY_PATH="$PLUGIN_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+	LD_PRELOAD="$UMAD2SIM" \
+		"$OPENSM" -F "$W/opensm.conf" -f "$W/osm.log" -d2 \
+		> "$W/opensm.out" 2>&1 &
+	IT_PIDS="$IT_PIDS $!"
+	OSM_PID=$!
+	for i in $(seq 1 "$DQR_IT_TIMEOUT"); do
+		grep -q "SUBNET UP" "$W/osm.log" 2>/dev/null && return 0
+		kill -0 "$OSM_PID" 2>/dev/null || break
+		sleep 1
+	done
+	tail -20 "$W/osm.log" 2>/dev/null
+	it_fail "opensm did not reach SUBNET UP"
+}
+
+# it_wait_log PATTERN COUNT [SECONDS]: wait until PATTERN occurs COUNT
+# times in the OpenSM log.
+it_wait_log() {
+	local i n
+
+	for i in $(seq 1 "${3:-120}"); do
+		n=$(grep -c -- "$1" "$W/osm.log" 2>/dev/null)
+		[ "${n:-0}" -ge "$2" ] && return 0
+		sleep 1
+	done
+	it_fail "'$1' did not appear $2 times in the OpenSM log"
+}
+
+# it_readback HOST NAME: topology and LFTs as the switches hold them, read
+# through the fabric from HOST (not the SM's node).
+it_readback() {
+	SIM_HOST="$1" LD_PRELOAD="$UMAD2SIM" "$IBNETDISCOVER" \
+		> "$W/$2.ibnd" 2> "$W/$2.ibnd.err" ||
+		it_fail "ibnetdiscover failed: $(cat "$W/$2.ibnd.err")"
+	SIM_HOST="$1" LD_PRELOAD="$UMAD2SIM" "$DUMP_FTS" \
+		> "$W/$2.fts" 2> "$W/$2.fts.err" ||
+		it_fail "dump_fts failed: $(cat "$W/$2.fts.err")"
+}
+
+# json_num FILE KEY: the first number after "KEY": in a JSON report.
+json_num() {
+	grep -o "\"$2\":[0-9.]*" "$1" | head -1 | cut -d: -f2
+}
+
+# The plugin's INFO line of its N-th routing pass (default: the last).
+plugin_pass_line() {
+	grep "dqr: base " "$W/osm.log" | sed -n "${1:-\$}p"
+}
+
+# plugin_field LINE WORD: the number just before WORD in the INFO line.
+plugin_field() {
+	printf '%s\n' "$1" | grep -o "[0-9][0-9]* $2" | head -1 |
+		cut -d' ' -f1
+}
+
+# it_expect_eq WHAT GOT WANT
+it_expect_eq() {
+	[ "$2" = "$3" ] || it_fail "$1: got '$2', want '$3'"
+	it_log "ok: $1 = $2"
+}
+
+# it_judge NAME [DQR-CHECK OPTIONS]: dqr-check on a read-back; fails the
+# test when dqr-check finds a problem.  The JSON report is left in
+# $W/NAME.json.
+it_judge() {
+	local name=$1
+
+	shift
+	"$DQR_CHECK" "$@" "$W/$name.ibnd" "$W/$name.fts" \
+		> "$W/$name.txt" 2> "$W/$name.err"
+	local st=$?
+	"$DQR_CHECK" --json "$@" "$W/$name.ibnd" "$W/$name.fts" \
+		> "$W/$name.json" 2>> "$W/$name.err"
+	cat "$W/$name.txt"
+	[ "$st" = 0 ] || it_fail "dqr-check judged $name: status $st $(cat "$W/$name.err")"
+}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# plugin_options.sh - event_plugin_options as an operator meets them:
+# a bad key or value gives one ERROR line naming it and OpenSM runs as
+# without the plugin; every base engine runs through its exported setup
+# function and its tables, read back from the switches, connect every CA
+# pair (and, for up/down engines, have no dependency cycle).
+. "$(dirname "$0")/common.sh"
+
+it_setup
+it_start_ibsim "$TOPO_DIR/kary-2-3.net"
+
+stop_opensm() {
+	kill "$OSM_PID"
+	wait "$OSM_PID" 2>/dev/null
+	rm -f "$W/osm.log"
+}
+
+# bad_option OPTIONS NAME: one ERROR line naming NAME, no dqr routing
+bad_option() {
+	it_write_conf "event_plugin_options $1"
+	it_start_opensm
+	it_wait_log "tables configured on all switches" 1
+	n=$(grep "ERR\|ERROR\|error" "$W/osm.log" | grep -c -- "$2")
+	it_expect_eq "ERROR lines naming '$2' for '$1'" "$n" 1
+	grep -q "dqr: base " "$W/osm.log" &&
+		it_fail "plugin routed despite '$1'"
+	grep -q "minhop tables configured" "$W/osm.log" ||
+		it_fail "OpenSM did not fall back to minhop for '$1'"
+	stop_opensm
+}
+
+bad_option "base=nosuch" "base"
+bad_option "base=ftree colour=blue" "colour"
+bad_option "base=" "base"
+bad_option "verify=maybe" "verify"
+bad_option "base=updn base=ftree" "base"
+
+# every engine; the up/down family must also be deadlock free
+for engine in ftree updn dnup minhop dor lash dfsssp sssp nue; do
+	it_write_conf "event_plugin_options base=$engine"
+	it_start_opensm
+	it_wait_log "dqr: base " 1
+	line=$(plugin_pass_line 1)
+	it_log "plugin: $line"
+	case "$line" in
+	*"dqr: base $engine:"*) ;;
+	*) it_fail "base=$engine did not run $engine" ;;
+	esac
+	it_readback ca-0003 "$engine"
+	"$DQR_CHECK" --json --pairs=ca "$W/$engine.ibnd" "$W/$engine.fts" \
+		> "$W/$engine.json"
+	it_expect_eq "$engine: unreachable CA pairs" "$(grep -o \
+		'"ca-to-ca":{"total":56,"unreachable":[0-9]*' "$W/$engine.json" |
+		grep -o '[0-9]*$')" 0
+	case $engine in
+	ftree|updn|dnup)
+		grep -q '"cycle":\[\]' "$W/$engine.json" ||
+			it_fail "$engine: dependency cycle"
+		;;
+	esac
+	stop_opensm
+done
+it_log "PASS"
