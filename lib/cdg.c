@@ -162,12 +162,14 @@ static int layout(const struct dqr_fabric *f, struct dqr_cdg *g,
 	return 0;
 }
 
-struct dqr_cdg *dqr_cdg_build(const struct dqr_fabric *f,
-			      const struct dqr_lfts *t)
+struct dqr_cdg *dqr_cdg_build_multi(const struct dqr_fabric *f,
+				    const struct dqr_lfts *const *ts,
+				    unsigned nt)
 {
 	struct dqr_cdg *g = calloc(1, sizeof(*g));
 	struct turn_bits *bits;
 	uint32_t lid, i;
+	unsigned k;
 
 	if (!g)
 		return NULL;
@@ -176,20 +178,31 @@ struct dqr_cdg *dqr_cdg_build(const struct dqr_fabric *f,
 		free(g);
 		return NULL;
 	}
-	for (lid = 1; lid <= f->max_lid; lid++)
-		if (dqr_lid_owner(f, lid) != DQR_NONE)
-			collect_transit(f, t, lid, bits);
-	if (collect_injection(f, t, bits) || layout(f, g, bits)) {
-		free(bits);
-		dqr_cdg_free(g);
-		return NULL;
+	for (k = 0; k < nt; k++) {
+		for (lid = 1; lid <= f->max_lid; lid++)
+			if (dqr_lid_owner(f, lid) != DQR_NONE)
+				collect_transit(f, ts[k], lid, bits);
+		if (collect_injection(f, ts[k], bits))
+			goto fail;
 	}
+	if (layout(f, g, bits))
+		goto fail;
 	free(bits);
 	g->num_vertices = f->num_ports;
 	for (i = 0; i < f->num_ports; i++)
 		g->num_channels += f->ports[i].num &&
 				   f->ports[i].remote != DQR_NONE;
 	return g;
+fail:
+	free(bits);
+	dqr_cdg_free(g);
+	return NULL;
+}
+
+struct dqr_cdg *dqr_cdg_build(const struct dqr_fabric *f,
+			      const struct dqr_lfts *t)
+{
+	return dqr_cdg_build_multi(f, &t, 1);
 }
 
 void dqr_cdg_free(struct dqr_cdg *g)

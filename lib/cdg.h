@@ -30,6 +30,13 @@ struct dqr_cdg {
 /* NULL when out of memory. */
 struct dqr_cdg *dqr_cdg_build(const struct dqr_fabric *f,
 			      const struct dqr_lfts *t);
+/*
+ * The union of the dependencies of several routings of one fabric: what
+ * can exist while switches forward by a mix of them.
+ */
+struct dqr_cdg *dqr_cdg_build_multi(const struct dqr_fabric *f,
+				    const struct dqr_lfts *const *ts,
+				    unsigned nt);
 void dqr_cdg_free(struct dqr_cdg *g);
 
 int dqr_cdg_has_edge(const struct dqr_cdg *g, uint32_t a, uint32_t b);

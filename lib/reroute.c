@@ -1,0 +1,609 @@
+/*
+ * reroute.c - re-attaching broken switches to each destination's tree,
+ * deadlock free against the channel list.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reroute.h"
+#include "route_walk.h"
+#include "timing.h"
+
+/* Cost units: one hop is worth 16, so turns and changes weigh less. */
+#define COST_HOP 16
+#define COST_NEW_TURN 1		/* a legal dependency the list lacks */
+#define COST_REORDER 8		/* a turn that needs a reorder */
+#define COST_CHANGE_E2E 8	/* ties keep an entry, a hop saved wins */
+#define COST_CHANGE_LOCAL (16 * COST_HOP)
+
+enum sw_state {
+	SW_OTHER = 0,	/* not looked at for this DLID */
+	SW_GOOD,	/* its route reaches the DLID; entry stays */
+	SW_BROKEN,	/* must be re-attached */
+	SW_SETTLED,	/* re-attached in this search */
+};
+
+struct cand {
+	uint32_t cost;
+	uint32_t sw;		/* the broken switch to attach */
+	uint32_t ch;		/* through this channel */
+	uint32_t via;		/* to this switch */
+};
+
+struct dqr_reroute {
+	uint32_t num_switches;
+	/* end ports cabled to each switch, CSR over switch indices */
+	uint32_t *end_off, *end_port;
+	uint32_t *comp;		/* connected component of each switch */
+
+	struct dqr_walk_state *st;
+	uint32_t *stack;
+	uint8_t *state;
+	uint32_t *cost;
+	uint32_t *out;		/* channel used for the DLID, DQR_NONE: self */
+	uint32_t *broken;	/* the broken switches of one DLID */
+	uint32_t num_broken;
+
+	struct cand *heap;
+	uint32_t heap_len, heap_cap;
+
+	/* dependencies of one candidate */
+	uint32_t dep_a[DQR_MAX_PORTS + 2], dep_b[DQR_MAX_PORTS + 2];
+	uint32_t num_deps;
+};
+
+struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
+{
+	struct dqr_reroute *rr = calloc(1, sizeof(*rr));
+	uint32_t s = f->num_switches, n = s + 1, i, sw;
+
+	if (!rr)
+		return NULL;
+	rr->num_switches = s;
+	rr->end_off = calloc(n + 1, sizeof(uint32_t));
+	rr->end_port = malloc(sizeof(uint32_t) * (f->num_ports + 1));
+	rr->comp = malloc(sizeof(uint32_t) * n);
+	rr->st = malloc(sizeof(*rr->st) * n);
+	rr->stack = malloc(sizeof(uint32_t) * n);
+	rr->state = calloc(n, 1);
+	rr->cost = malloc(sizeof(uint32_t) * n);
+	rr->out = malloc(sizeof(uint32_t) * n);
+	rr->broken = malloc(sizeof(uint32_t) * n);
+	if (!rr->end_off || !rr->end_port || !rr->comp || !rr->st ||
+	    !rr->stack || !rr->state || !rr->cost || !rr->out ||
+	    !rr->broken) {
+		dqr_reroute_free(rr);
+		return NULL;
+	}
+	/* end ports by the switch they are cabled to in the full model */
+	for (i = 0; i < f->num_ports; i++) {
+		const struct dqr_port *p = &f->ports[i];
+
+		if (!p->num || dqr_is_switch(f, p->node) ||
+		    p->remote == DQR_NONE)
+			continue;
+		sw = dqr_ingress_switch(f, i);
+		if (sw != DQR_NONE)
+			rr->end_off[sw + 1]++;
+	}
+	for (sw = 0; sw < s; sw++)
+		rr->end_off[sw + 1] += rr->end_off[sw];
+	for (i = 0; i < f->num_ports; i++) {
+		const struct dqr_port *p = &f->ports[i];
+
+		if (!p->num || dqr_is_switch(f, p->node) ||
+		    p->remote == DQR_NONE)
+			continue;
+		sw = dqr_ingress_switch(f, i);
+		if (sw != DQR_NONE)
+			rr->end_port[rr->end_off[sw]++] = i;
+	}
+	for (sw = s; sw > 0; sw--)
+		rr->end_off[sw] = rr->end_off[sw - 1];
+	rr->end_off[0] = 0;
+	return rr;
+}
+
+void dqr_reroute_free(struct dqr_reroute *rr)
+{
+	if (!rr)
+		return;
+	free(rr->end_off);
+	free(rr->end_port);
+	free(rr->comp);
+	free(rr->st);
+	free(rr->stack);
+	free(rr->state);
+	free(rr->cost);
+	free(rr->out);
+	free(rr->broken);
+	free(rr->heap);
+	free(rr);
+}
+
+/* ------------------------------------------------------------ heap */
+
+static int cand_less(const struct cand *a, const struct cand *b)
+{
+	if (a->cost != b->cost)
+		return a->cost < b->cost;
+	/* deterministic ties: lower switch, then lower channel */
+	if (a->sw != b->sw)
+		return a->sw < b->sw;
+	return a->ch < b->ch;
+}
+
+static int heap_push(struct dqr_reroute *rr, const struct cand *c)
+{
+	uint32_t i, parent;
+
+	if (rr->heap_len == rr->heap_cap) {
+		uint32_t ncap = rr->heap_cap ? rr->heap_cap * 2 : 256;
+		struct cand *h = realloc(rr->heap, sizeof(*h) * ncap);
+
+		if (!h)
+			return -1;
+		rr->heap = h;
+		rr->heap_cap = ncap;
+	}
+	i = rr->heap_len++;
+	while (i > 0) {
+		parent = (i - 1) / 2;
+		if (!cand_less(c, &rr->heap[parent]))
+			break;
+		rr->heap[i] = rr->heap[parent];
+		i = parent;
+	}
+	rr->heap[i] = *c;
+	return 0;
+}
+
+static struct cand heap_pop(struct dqr_reroute *rr)
+{
+	struct cand top = rr->heap[0], last = rr->heap[--rr->heap_len];
+	uint32_t i = 0, child;
+
+	for (;;) {
+		child = 2 * i + 1;
+		if (child >= rr->heap_len)
+			break;
+		if (child + 1 < rr->heap_len &&
+		    cand_less(&rr->heap[child + 1], &rr->heap[child]))
+			child++;
+		if (!cand_less(&rr->heap[child], &last))
+			break;
+		rr->heap[i] = rr->heap[child];
+		i = child;
+	}
+	if (rr->heap_len)
+		rr->heap[i] = last;
+	return top;
+}
+
+/* ------------------------------------------------------------ fabric */
+
+/* The live channel a switch uses for a LID; DQR_NONE for none or self. */
+static uint32_t entry_channel(const struct dqr_fabric *f,
+			      const struct dqr_lfts *t, uint32_t sw,
+			      uint32_t lid)
+{
+	const struct dqr_node *n = &f->nodes[f->switches[sw]];
+	uint8_t p = dqr_lft_get(t, sw, lid);
+
+	if (p == 0 || p > n->num_ports ||
+	    f->ports[n->port_base + p].remote == DQR_NONE)
+		return DQR_NONE;
+	return n->port_base + p;
+}
+
+static uint32_t find_root(uint32_t *parent, uint32_t v)
+{
+	while (parent[v] != v) {
+		parent[v] = parent[parent[v]];
+		v = parent[v];
+	}
+	return v;
+}
+
+/* Components of the switches over the links that work now. */
+static void switch_components(struct dqr_reroute *rr,
+			      const struct dqr_fabric *f)
+{
+	uint32_t sw, i, a, b;
+
+	for (sw = 0; sw < f->num_switches; sw++)
+		rr->comp[sw] = sw;
+	for (sw = 0; sw < f->num_switches; sw++) {
+		const struct dqr_node *n = &f->nodes[f->switches[sw]];
+
+		for (i = 1; i <= n->num_ports; i++) {
+			uint32_t r = f->ports[n->port_base + i].remote;
+
+			if (r == DQR_NONE ||
+			    !dqr_is_switch(f, f->ports[r].node))
+				continue;
+			a = find_root(rr->comp, sw);
+			b = find_root(rr->comp,
+				      f->nodes[f->ports[r].node].sw_index);
+			if (a != b)
+				rr->comp[a] = b;
+		}
+	}
+	for (sw = 0; sw < f->num_switches; sw++)
+		rr->comp[sw] = find_root(rr->comp, sw);
+}
+
+/*
+ * Brings the channel list in line with the cabling: channels that lost
+ * their link are retired, channels whose link is back are revived.  A
+ * revival that would close a cycle leaves the channel retired and is
+ * counted: the caller must then rebuild the list (see reroute.h).
+ */
+static void sync_channels(const struct dqr_fabric *f,
+			  struct dqr_dyn_order *cl,
+			  struct dqr_reroute_stats *st)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->num_ports && i < cl->num_vertices; i++) {
+		int linked = f->ports[i].remote != DQR_NONE;
+
+		if (cl->pos[i] == DQR_NONE)
+			continue;
+		if (!linked && !dqr_dyn_is_retired(cl, i))
+			dqr_dyn_retire_channel(cl, i);
+		else if (linked && dqr_dyn_is_retired(cl, i) &&
+			 dqr_dyn_revive_channel(cl, i) < 0)
+			st->revive_refused++;
+	}
+	dqr_dyn_commit(cl);
+}
+
+/* A channel the search may use: cabled and in service in the list. */
+static int usable(const struct dqr_fabric *f, const struct dqr_dyn_order *cl,
+		  uint32_t ch)
+{
+	return f->ports[ch].remote != DQR_NONE && ch < cl->num_vertices &&
+	       cl->pos[ch] != DQR_NONE && !dqr_dyn_is_retired(cl, ch);
+}
+
+/* ------------------------------------------------------------ search */
+
+/* The dependencies that attaching sw through ch adds. */
+static void candidate_deps(struct dqr_reroute *rr,
+			   const struct dqr_dyn_order *cl, uint32_t sw,
+			   uint32_t ch, uint32_t via, uint32_t owner)
+{
+	uint32_t i, e;
+
+	rr->num_deps = 0;
+	if (rr->out[via] != DQR_NONE) {
+		rr->dep_a[rr->num_deps] = ch;
+		rr->dep_b[rr->num_deps++] = rr->out[via];
+	}
+	for (i = rr->end_off[sw]; i < rr->end_off[sw + 1]; i++) {
+		e = rr->end_port[i];
+		/* a CA does not send to itself; a dead one sends nothing */
+		if (e == owner || dqr_dyn_is_retired(cl, e))
+			continue;
+		rr->dep_a[rr->num_deps] = e;
+		rr->dep_b[rr->num_deps++] = ch;
+	}
+}
+
+/*
+ * The turn cost of a candidate's dependencies, or UINT32_MAX when one of
+ * them cannot be made legal.  DQR_TURNS_PATH tries them together on the
+ * live list and rolls back; DQR_TURNS_EACH judges each on its own.
+ */
+static uint32_t turn_cost(struct dqr_reroute *rr, struct dqr_dyn_order *cl,
+			  int turns)
+{
+	uint32_t i, cost = 0;
+	size_t mark = 0;
+	int r;
+
+	if (turns == DQR_TURNS_PATH)
+		mark = dqr_dyn_mark(cl);
+	for (i = 0; i < rr->num_deps; i++) {
+		uint32_t a = rr->dep_a[i], b = rr->dep_b[i];
+
+		if (dqr_dyn_has_edge(cl, a, b))
+			continue;
+		if (turns == DQR_TURNS_PATH) {
+			r = dqr_dyn_add(cl, a, b);
+			if (r < 0) {
+				cost = UINT32_MAX;
+				break;
+			}
+			cost += r == DQR_DYN_REORDERED ? COST_REORDER :
+				COST_NEW_TURN;
+			continue;
+		}
+		r = dqr_dyn_check(cl, a, b, NULL);
+		if (r == DQR_DYN_REFUSED)
+			return UINT32_MAX;
+		cost += r == DQR_DYN_NEEDS_REORDER ? COST_REORDER :
+			COST_NEW_TURN;
+	}
+	if (turns == DQR_TURNS_PATH)
+		dqr_dyn_rollback(cl, mark);
+	return cost;
+}
+
+static int push_candidate(struct dqr_reroute *rr, const struct dqr_fabric *f,
+			  const struct dqr_lfts *t, struct dqr_dyn_order *cl,
+			  const struct dqr_reroute_opts *o, uint32_t lid,
+			  uint32_t owner, uint32_t sw, uint32_t ch,
+			  uint32_t via, struct dqr_reroute_stats *st)
+{
+	struct cand c;
+	uint32_t turns;
+
+	candidate_deps(rr, cl, sw, ch, via, owner);
+	turns = turn_cost(rr, cl, o->turns);
+	if (turns == UINT32_MAX) {
+		st->refused++;
+		return 0;
+	}
+	c.cost = rr->cost[via] + COST_HOP + turns;
+	if (ch != entry_channel(f, t, sw, lid) &&
+	    entry_channel(f, t, sw, lid) != DQR_NONE)
+		c.cost += o->mode == DQR_MODE_LOCAL ? COST_CHANGE_LOCAL :
+			  COST_CHANGE_E2E;
+	c.sw = sw;
+	c.ch = ch;
+	c.via = via;
+	return heap_push(rr, &c);
+}
+
+/* Candidates for the broken switches cabled to a switch that reaches. */
+static int relax(struct dqr_reroute *rr, const struct dqr_fabric *f,
+		 const struct dqr_lfts *t, struct dqr_dyn_order *cl,
+		 const struct dqr_reroute_opts *o, uint32_t lid,
+		 uint32_t owner, uint32_t via, struct dqr_reroute_stats *st)
+{
+	const struct dqr_node *n = &f->nodes[f->switches[via]];
+	uint32_t p;
+
+	for (p = 1; p <= n->num_ports; p++) {
+		uint32_t r = f->ports[n->port_base + p].remote, sw;
+
+		if (r == DQR_NONE || !dqr_is_switch(f, f->ports[r].node))
+			continue;
+		sw = f->nodes[f->ports[r].node].sw_index;
+		if (rr->state[sw] != SW_BROKEN || !usable(f, cl, r))
+			continue;
+		if (push_candidate(rr, f, t, cl, o, lid, owner, sw, r, via,
+				   st))
+			return -1;
+	}
+	return 0;
+}
+
+/* Adds a chosen candidate's dependencies for good; 0 or -1 (refused). */
+static int commit_candidate(struct dqr_reroute *rr, struct dqr_dyn_order *cl,
+			    const struct cand *c, uint32_t owner,
+			    struct dqr_reroute_stats *st)
+{
+	uint64_t reorders = cl->num_reorders, moved = cl->num_moved;
+	uint32_t i, added = 0;
+	size_t mark;
+
+	candidate_deps(rr, cl, c->sw, c->ch, c->via, owner);
+	mark = dqr_dyn_mark(cl);
+	for (i = 0; i < rr->num_deps; i++) {
+		if (dqr_dyn_has_edge(cl, rr->dep_a[i], rr->dep_b[i]))
+			continue;
+		if (dqr_dyn_add(cl, rr->dep_a[i], rr->dep_b[i]) < 0) {
+			dqr_dyn_rollback(cl, mark);
+			return -1;
+		}
+		added++;
+	}
+	dqr_dyn_commit(cl);
+	st->turns += added;
+	st->reorders += cl->num_reorders - reorders;
+	st->moved += cl->num_moved - moved;
+	return 0;
+}
+
+static uint8_t port_of(const struct dqr_fabric *f, uint32_t ch)
+{
+	return f->ports[ch].num;
+}
+
+static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
+		       struct dqr_lfts *t, struct dqr_dyn_order *cl,
+		       const struct dqr_reroute_opts *o, uint32_t lid,
+		       struct dqr_reroute_stats *st)
+{
+	uint32_t owner = dqr_lid_owner(f, lid), own_sw, sw, i;
+	struct cand c;
+
+	if (owner == DQR_NONE)
+		return 0;
+	st->lids++;
+	dqr_walk_dlid(f, t, lid, rr->st, rr->stack);
+	rr->num_broken = 0;
+	for (sw = 0; sw < f->num_switches; sw++) {
+		if (rr->st[sw].result == DQR_WALK_OK) {
+			rr->state[sw] = SW_GOOD;
+			rr->cost[sw] = rr->st[sw].hops * COST_HOP;
+			rr->out[sw] = entry_channel(f, t, sw, lid);
+		} else {
+			rr->state[sw] = SW_BROKEN;
+			rr->broken[rr->num_broken++] = sw;
+		}
+	}
+	if (!rr->num_broken)
+		return 0;
+	st->lids_broken++;
+	st->broken += rr->num_broken;
+
+	own_sw = dqr_ingress_switch(f, owner);
+	rr->heap_len = 0;
+	if (own_sw != DQR_NONE)
+		for (i = 0; i < rr->num_broken; i++) {
+			const struct dqr_node *n;
+			uint32_t p;
+
+			sw = rr->broken[i];
+			if (rr->comp[sw] != rr->comp[own_sw])
+				continue;
+			n = &f->nodes[f->switches[sw]];
+			for (p = 1; p <= n->num_ports; p++) {
+				uint32_t ch = n->port_base + p, r, via;
+
+				r = f->ports[ch].remote;
+				if (r == DQR_NONE ||
+				    !dqr_is_switch(f, f->ports[r].node))
+					continue;
+				via = f->nodes[f->ports[r].node].sw_index;
+				if (rr->state[via] != SW_GOOD ||
+				    !usable(f, cl, ch))
+					continue;
+				if (push_candidate(rr, f, t, cl, o, lid, owner,
+						   sw, ch, via, st))
+					return -1;
+			}
+		}
+
+	while (rr->heap_len) {
+		c = heap_pop(rr);
+		if (rr->state[c.sw] != SW_BROKEN)
+			continue;
+		if (commit_candidate(rr, cl, &c, owner, st)) {
+			st->refused++;
+			continue;
+		}
+		rr->state[c.sw] = SW_SETTLED;
+		rr->cost[c.sw] = c.cost;
+		rr->out[c.sw] = c.ch;
+		if (dqr_lft_get(t, c.sw, lid) != port_of(f, c.ch)) {
+			dqr_lft_set(t, c.sw, lid, port_of(f, c.ch));
+			st->changed++;
+		}
+		if (relax(rr, f, t, cl, o, lid, owner, c.sw, st))
+			return -1;
+	}
+
+	for (i = 0; i < rr->num_broken; i++) {
+		sw = rr->broken[i];
+		if (rr->state[sw] == SW_SETTLED)
+			continue;
+		if (own_sw == DQR_NONE || rr->comp[sw] != rr->comp[own_sw])
+			st->disconnected++;
+		else
+			st->failed++;
+	}
+	return 0;
+}
+
+int dqr_reroute_run(struct dqr_reroute *rr, const struct dqr_fabric *f,
+		    struct dqr_lfts *t, struct dqr_dyn_order *cl,
+		    const struct dqr_reroute_opts *o, const uint32_t *lids,
+		    uint32_t nlids, struct dqr_reroute_stats *st)
+{
+	double t0 = dqr_now_ms();
+	uint32_t i, lid;
+	int ret = 0;
+
+	memset(st, 0, sizeof(*st));
+	sync_channels(f, cl, st);
+	switch_components(rr, f);
+	if (o->plugin && o->plugin(o->plugin_arg, f, t, cl) < 0)
+		ret = -1;
+	if (!lids) {
+		for (lid = 1; lid <= f->max_lid && !ret; lid++)
+			ret = repair_dlid(rr, f, t, cl, o, lid, st);
+	} else {
+		for (i = 0; i < nlids && !ret; i++)
+			ret = repair_dlid(rr, f, t, cl, o, lids[i], st);
+	}
+	st->us = (dqr_now_ms() - t0) * 1e3;
+	return ret;
+}
+
+/* ------------------------------------------------------------ DLID sets */
+
+static int64_t collect(const uint8_t *mark, uint32_t n, uint32_t **out)
+{
+	uint32_t lid, k = 0;
+
+	for (lid = 0; lid < n; lid++)
+		k += mark[lid];
+	*out = malloc(sizeof(uint32_t) * (k ? k : 1));
+	if (!*out)
+		return -1;
+	k = 0;
+	for (lid = 0; lid < n; lid++)
+		if (mark[lid])
+			(*out)[k++] = lid;
+	return k;
+}
+
+int64_t dqr_lids_through_ports(const struct dqr_fabric *f,
+			       const struct dqr_lfts *t, const uint32_t *ports,
+			       uint32_t nports, uint32_t **out)
+{
+	uint8_t *mark = calloc(t->lid_count + 1, 1);
+	uint32_t i, lid;
+	int64_t k;
+
+	if (!mark)
+		return -1;
+	for (i = 0; i < nports; i++) {
+		const struct dqr_port *p = &f->ports[ports[i]];
+		uint32_t sw = f->nodes[p->node].sw_index;
+		const uint8_t *row;
+
+		if (sw == DQR_NONE || !p->num)
+			continue;
+		row = dqr_lft_row(t, sw);
+		for (lid = 1; lid < t->lid_count; lid++)
+			if (row[lid] == p->num)
+				mark[lid] = 1;
+	}
+	k = collect(mark, t->lid_count, out);
+	free(mark);
+	return k;
+}
+
+int64_t dqr_lids_with_holes(const struct dqr_fabric *f,
+			    const struct dqr_lfts *t, uint32_t **out)
+{
+	uint8_t *mark = calloc(t->lid_count + 1, 1);
+	uint32_t sw, lid;
+	int64_t k;
+
+	if (!mark)
+		return -1;
+	for (sw = 0; sw < t->num_switches; sw++) {
+		const uint8_t *row = dqr_lft_row(t, sw);
+
+		for (lid = 1; lid < t->lid_count; lid++)
+			if (row[lid] == DQR_NO_PATH &&
+			    dqr_lid_owner(f, lid) != DQR_NONE)
+				mark[lid] = 1;
+	}
+	k = collect(mark, t->lid_count, out);
+	free(mark);
+	return k;
+}
+
+int dqr_cl_covers(const struct dqr_dyn_order *cl, const struct dqr_cdg *g)
+{
+	uint32_t v, w;
+	uint64_t e;
+
+	for (v = 0; v < g->num_vertices; v++)
+		for (e = g->succ_off[v]; e < g->succ_off[v + 1]; e++) {
+			w = g->succ[e];
+			if (v >= cl->num_vertices || w >= cl->num_vertices ||
+			    cl->pos[v] == DQR_NONE || cl->pos[w] == DQR_NONE ||
+			    cl->pos[v] >= cl->pos[w])
+				return 0;
+		}
+	return 1;
+}
