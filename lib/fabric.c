@@ -30,6 +30,40 @@ struct dqr_fabric *dqr_fabric_new(void)
 	return calloc(1, sizeof(struct dqr_fabric));
 }
 
+static void *dup_array(const void *src, size_t n, size_t elem)
+{
+	void *p = malloc(n ? n * elem : 1);
+
+	if (p && n)
+		memcpy(p, src, n * elem);
+	return p;
+}
+
+struct dqr_fabric *dqr_fabric_clone(const struct dqr_fabric *f)
+{
+	struct dqr_fabric *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	*c = *f;
+	c->nodes = dup_array(f->nodes, f->num_nodes, sizeof(*f->nodes));
+	c->ports = dup_array(f->ports, f->num_ports, sizeof(*f->ports));
+	c->switches = dup_array(f->switches, f->num_switches,
+				sizeof(*f->switches));
+	c->lid_port = dup_array(f->lid_port, f->finished ? f->max_lid + 1 : 0,
+				sizeof(*f->lid_port));
+	c->names = dup_array(f->names, f->names_len, 1);
+	c->cap_nodes = f->num_nodes;
+	c->cap_ports = f->num_ports;
+	c->names_cap = f->names_len;
+	if (!c->nodes || !c->ports || !c->switches || !c->lid_port ||
+	    !c->names) {
+		dqr_fabric_free(c);
+		return NULL;
+	}
+	return c;
+}
+
 void dqr_fabric_free(struct dqr_fabric *f)
 {
 	if (!f)

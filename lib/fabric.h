@@ -68,6 +68,8 @@ struct dqr_fabric {
 };
 
 struct dqr_fabric *dqr_fabric_new(void);
+/* A deep copy (same indices); NULL when out of memory. */
+struct dqr_fabric *dqr_fabric_clone(const struct dqr_fabric *f);
 void dqr_fabric_free(struct dqr_fabric *f);
 
 /* Returns the node index, or DQR_NONE (bad port count, no memory). */
