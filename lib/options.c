@@ -34,11 +34,21 @@ const char *dqr_base_engine_name(int base)
 	return dqr_base_engine_names[base];
 }
 
+const char *const dqr_mode_names[] = { "end-to-end", "local", NULL };
+const char *const dqr_turns_names[] = { "each", "path", NULL };
+const char *const dqr_fallback_names[] = { "base", "none", NULL };
+
 static const struct dqr_opt_spec dqr_option_table[] = {
 	{ "base", DQR_OPT_CHOICE, offsetof(struct dqr_options, base),
 	  dqr_base_engine_names, 0, 0 },
 	{ "verify", DQR_OPT_BOOL, offsetof(struct dqr_options, verify),
 	  NULL, 0, 0 },
+	{ "mode", DQR_OPT_CHOICE, offsetof(struct dqr_options, mode),
+	  dqr_mode_names, 0, 0 },
+	{ "turns", DQR_OPT_CHOICE, offsetof(struct dqr_options, turns),
+	  dqr_turns_names, 0, 0 },
+	{ "fallback", DQR_OPT_CHOICE, offsetof(struct dqr_options, fallback),
+	  dqr_fallback_names, 0, 0 },
 };
 
 #define NUM_OPTIONS (sizeof(dqr_option_table) / sizeof(dqr_option_table[0]))
@@ -48,6 +58,9 @@ void dqr_options_init(struct dqr_options *o)
 	memset(o, 0, sizeof(*o));
 	o->base = DQR_BASE_AUTO;
 	o->verify = 1;
+	o->mode = 0;		/* end-to-end */
+	o->turns = 1;		/* path */
+	o->fallback = DQR_FALLBACK_BASE;
 }
 
 int dqr_options_parse(const char *str, struct dqr_options *o,
@@ -64,8 +77,10 @@ int dqr_options_parse(const char *str, struct dqr_options *o,
 
 void dqr_options_format(const struct dqr_options *o, char *buf, size_t len)
 {
-	snprintf(buf, len, "base=%s verify=%s",
-		 dqr_base_engine_name(o->base), o->verify ? "on" : "off");
+	snprintf(buf, len, "base=%s verify=%s mode=%s turns=%s fallback=%s",
+		 dqr_base_engine_name(o->base), o->verify ? "on" : "off",
+		 dqr_mode_names[o->mode], dqr_turns_names[o->turns],
+		 dqr_fallback_names[o->fallback]);
 }
 
 /* ------------------------------------------------------------------ */

@@ -45,12 +45,26 @@ extern const char *const dqr_base_engine_names[DQR_BASE_NUM + 1];
 
 const char *dqr_base_engine_name(int base);
 
+/* indexed by the values of struct dqr_options' fields below */
+extern const char *const dqr_mode_names[];	/* enum dqr_mode */
+extern const char *const dqr_turns_names[];	/* enum dqr_turns */
+extern const char *const dqr_fallback_names[];
+
+enum dqr_fallback {
+	DQR_FALLBACK_BASE = 0,	/* route everything with the base engine */
+	DQR_FALLBACK_NONE,	/* keep DQR's partial answer */
+};
+
 struct dqr_options {
 	int base;	/* enum dqr_base_engine */
 	int verify;	/* judge every routing pass: 1 (default) or 0 */
+	int mode;	/* enum dqr_mode (reroute.h) */
+	int turns;	/* enum dqr_turns (reroute.h) */
+	int fallback;	/* enum dqr_fallback */
 };
 
-/* The defaults: base=auto verify=on. */
+/* The defaults: base=auto verify=on mode=end-to-end turns=path
+ * fallback=base. */
 void dqr_options_init(struct dqr_options *o);
 
 /*
@@ -60,7 +74,7 @@ void dqr_options_init(struct dqr_options *o);
 int dqr_options_parse(const char *str, struct dqr_options *o,
 		      char *err, size_t errlen);
 
-/* "base=auto verify=on": the effective options, for the log. */
+/* "base=auto verify=on ...": the effective options, for the log. */
 void dqr_options_format(const struct dqr_options *o, char *buf, size_t len);
 
 /* ---------------------------------------------------------------------

@@ -413,6 +413,19 @@ static uint8_t port_of(const struct dqr_fabric *f, uint32_t ch)
 	return f->ports[ch].num;
 }
 
+/* End ports that inject at sw and may send to owner's LID. */
+static uint32_t live_ends(const struct dqr_reroute *rr,
+			  const struct dqr_dyn_order *cl, uint32_t sw,
+			  uint32_t owner)
+{
+	uint32_t i, n = 0;
+
+	for (i = rr->end_off[sw]; i < rr->end_off[sw + 1]; i++)
+		n += rr->end_port[i] != owner &&
+		     !dqr_dyn_is_retired(cl, rr->end_port[i]);
+	return n;
+}
+
 static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		       struct dqr_lfts *t, struct dqr_dyn_order *cl,
 		       const struct dqr_reroute_opts *o, uint32_t lid,
@@ -434,6 +447,7 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		} else {
 			rr->state[sw] = SW_BROKEN;
 			rr->broken[rr->num_broken++] = sw;
+			st->broken_pairs += 1 + live_ends(rr, cl, sw, owner);
 		}
 	}
 	if (!rr->num_broken)

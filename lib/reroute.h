@@ -60,6 +60,9 @@ struct dqr_reroute_stats {
 	uint64_t lids;			/* destinations examined */
 	uint64_t lids_broken;		/* with at least one broken switch */
 	uint64_t broken;		/* (switch, DLID) routes that failed */
+	/* the (source port, DLID) pairs behind them: the switch itself
+	 * and the live end ports that inject there */
+	uint64_t broken_pairs;
 	uint64_t changed;		/* entries written */
 	uint64_t turns;			/* dependencies added to the list */
 	uint64_t reorders;		/* turns that needed a reorder */

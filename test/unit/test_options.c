@@ -35,7 +35,8 @@ static void test_defaults(void)
 	CHECK_EQ(parse(" \t\n ", &o), 0);
 	CHECK_EQ(o.verify, 1);
 	dqr_options_format(&o, buf, sizeof(buf));
-	CHECK(!strcmp(buf, "base=auto verify=on"));
+	CHECK(!strcmp(buf, "base=auto verify=on mode=end-to-end turns=path "
+		       "fallback=base"));
 }
 
 static void test_valid(void)
@@ -52,7 +53,18 @@ static void test_valid(void)
 	CHECK_EQ(o.base, DQR_BASE_FTREE);
 	CHECK_EQ(o.verify, 0);
 	dqr_options_format(&o, buf, sizeof(buf));
-	CHECK(!strcmp(buf, "base=ftree verify=off"));
+	CHECK(!strcmp(buf, "base=ftree verify=off mode=end-to-end "
+		       "turns=path fallback=base"));
+
+	CHECK_EQ(parse("mode=local turns=each fallback=none", &o), 0);
+	CHECK_EQ(o.mode, 1);
+	CHECK_EQ(o.turns, 0);
+	CHECK_EQ(o.fallback, DQR_FALLBACK_NONE);
+	CHECK_EQ(parse("mode=End-To-End", &o), 0);
+	CHECK_EQ(o.mode, 0);
+	CHECK_EQ(parse("mode=remote", &o), -1);
+	CHECK_EQ(parse("turns=all", &o), -1);
+	CHECK_EQ(parse("fallback=minhop", &o), -1);
 
 	/* order does not matter */
 	CHECK_EQ(parse("verify=on base=lash", &o), 0);

@@ -1,0 +1,122 @@
+/*
+ * ref_routing.h - lib's own base routings for generated fabrics, so that
+ * the offline tools can run DQR on fabrics far larger than ibsim holds,
+ * without OpenSM.
+ *
+ * Every routing fills one entry per (switch, LID) for every LID that has
+ * an owner: port 0 at a switch for its own LID, the CA's port at the
+ * switch a CA hangs on, DQR_NO_PATH where the destination cannot be
+ * reached.  Entries never name a port without a link, and no routing
+ * builds a forwarding loop.
+ *
+ * DQR_REF_FTREE_MOD (kary, fattree2, fattree3; levels from the places)
+ *   CA LIDs: a switch above the destination's leaf (one that reaches it
+ *   going down only) descends; any other switch climbs.  Climbing, a
+ *   level-l switch takes its up port number
+ *       (key / div[l] + off) mod nup[l]      (counting its up ports
+ *   in port order), key = the CA's index among the CAs, off = the LID's
+ *   offset in its LMC block, nup[l] = up ports of a level-l switch,
+ *   div[1] = 1, div[l+1] = div[l] * nup[l].  The choice depends on the
+ *   destination and the level only (D-mod-k): every leaf's traffic to one
+ *   destination meets on one top switch, and all-to-all CA traffic loads
+ *   every channel of a level equally.  Descending is unique in these
+ *   trees (else (key + off) mod the down links towards the leaf).
+ *   Switch LIDs: DQR_REF_UPDN rooted at switch 0, which is leaf 0 (some
+ *   switch pairs have no switch above both; that order contains every
+ *   climb-then-descend route too, so the union is acyclic).
+ * DQR_REF_DOR (mesh, torus)
+ *   Corrects x, then y, then z: port 2d+1 when the destination's
+ *   coordinate is larger, 2d+2 when smaller.  A torus's wrap links are
+ *   never used.  Minimal on a mesh, deadlock free.
+ * DQR_REF_DOR_WRAP (torus; on a mesh the same as DOR)
+ *   Dimension order, each ring the shorter way round, ties towards +.
+ *   Minimal, and cyclic on one VL: a negative example.
+ * DQR_REF_ECUBE (hypercube)
+ *   Fixes the lowest differing label bit d first: port d+1.  Minimal,
+ *   deadlock free.
+ * DQR_REF_UPDN (any fabric; the spec is not used)
+ *   Per connected component, a BFS tree from its lowest-numbered switch;
+ *   a link goes up towards the end nearer the root, ties towards the
+ *   lower switch index.  Per destination, a BFS over (switch, phase)
+ *   states backwards from it: a switch with an all-down path takes its
+ *   shortest one (one entry per LID serves packets that already turned
+ *   down); any other switch climbs to the up neighbours whose routes are
+ *   shortest.  Among equal next hops (in port order) a hash of
+ *   (destination, switch) picks, so consecutive hops do not make
+ *   correlated choices.  Deadlock free on any fabric; DQR_NO_PATH
+ *   towards other components.
+ *
+ * FTREE_MOD, DOR, DOR_WRAP and ECUBE are defined on the intact generated
+ * fabric: with links removed they still name only linked ports and build
+ * no loops, but leave pairs unrouted (and FTREE_MOD may lose deadlock
+ * freedom: its switch LIDs' order moves with the faults).  UPDN is the one
+ * for degraded or irregular fabrics.
+ */
+#ifndef DQR_REF_ROUTING_H
+#define DQR_REF_ROUTING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fabric.h"
+#include "lft.h"
+#include "topo_gen.h"
+
+enum dqr_ref_kind {
+	DQR_REF_AUTO = 0,
+	DQR_REF_FTREE_MOD,
+	DQR_REF_DOR,
+	DQR_REF_DOR_WRAP,
+	DQR_REF_ECUBE,
+	DQR_REF_UPDN,
+	DQR_REF_NUM_KINDS
+};
+
+/* "auto", "ftree-mod", "dor", "dor-wrap", "ecube", "updn"; "?" if bad. */
+const char *dqr_ref_name(enum dqr_ref_kind kind);
+
+/* The kind named by name (as dqr_ref_name spells it); -1 if none. */
+int dqr_ref_parse(const char *name, enum dqr_ref_kind *kind);
+
+/*
+ * What DQR_REF_AUTO picks: fat trees -> FTREE_MOD, mesh and torus -> DOR
+ * (no wrap links), hypercube -> ECUBE, spec NULL -> UPDN.
+ */
+enum dqr_ref_kind dqr_ref_auto(const struct dqr_gen_spec *spec);
+
+/*
+ * Routes f.  spec is the spec f was generated from, or NULL (then only
+ * UPDN or AUTO).  places as dqr_gen_build_places gave them, or NULL to
+ * derive them from spec.  On success *out holds new tables
+ * (dqr_lfts_free them) and 0 is returned; otherwise -1 with a message in
+ * err (spec and kind do not fit, f does not match spec, no memory).
+ */
+int dqr_ref_route(const struct dqr_fabric *f, const struct dqr_gen_spec *spec,
+		  const struct dqr_gen_place *places, enum dqr_ref_kind kind,
+		  struct dqr_lfts **out, char *err, size_t errlen);
+
+/*
+ * Channel load under all-to-all CA traffic: one route from every CA (or
+ * router) port to the base LID of every other one.  Counted per
+ * destination over its in-tree, O(switches) per LID.  CA links always
+ * carry one route per other end port, so the figures are over the
+ * switch-to-switch channels; max_all includes the CA links.
+ */
+struct dqr_route_load {
+	uint64_t pairs;		/* (source, destination) pairs */
+	uint64_t unrouted;	/* of them, not delivered */
+	uint32_t channels;	/* linked switch-to-switch channels */
+	uint64_t max, min;	/* routes on the busiest / idlest of them */
+	double mean;
+	uint64_t max_all;	/* busiest channel, CA links included */
+};
+
+/*
+ * Fills *ld for tables t on f.  When per_channel is not NULL it receives
+ * the routes per channel, indexed by the global port index that sends
+ * (f->num_ports entries).  Returns 0, or -1 when out of memory.
+ */
+int dqr_route_load(const struct dqr_fabric *f, const struct dqr_lfts *t,
+		   struct dqr_route_load *ld, uint64_t *per_channel);
+
+#endif
