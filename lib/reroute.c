@@ -15,6 +15,7 @@
 #define COST_REORDER 8		/* a turn that needs a reorder */
 #define COST_CHANGE_E2E 8	/* ties keep an entry, a hop saved wins */
 #define COST_CHANGE_LOCAL (16 * COST_HOP)
+#define COST_UPDN_TURN (4 * COST_HOP)	/* down then up, see rank[] */
 
 enum sw_state {
 	SW_OTHER = 0,	/* not looked at for this DLID */
@@ -35,6 +36,17 @@ struct dqr_reroute {
 	/* end ports cabled to each switch, CSR over switch indices */
 	uint32_t *end_off, *end_port;
 	uint32_t *comp;		/* connected component of each switch */
+	/*
+	 * Distance of each switch from a root in the full model.  New
+	 * turns from a link leading away from the root into one leading
+	 * back towards it (down then up, as in up*\/down* routing) cost
+	 * extra: when every path search prefers one orientation, the turns
+	 * the searches enable for different destinations agree with each
+	 * other and leave room for the next ones.  Without it, U-turns that
+	 * fat-tree switch-to-switch routes need get placed ad hoc and soon
+	 * close each other's cycles.
+	 */
+	uint32_t *rank;
 
 	struct dqr_walk_state *st;
 	uint32_t *stack;
@@ -52,6 +64,69 @@ struct dqr_reroute {
 	uint32_t num_deps;
 };
 
+/* The neighbouring switch behind a switch port, or DQR_NONE. */
+static uint32_t peer_switch(const struct dqr_fabric *f, uint32_t port)
+{
+	uint32_t r = f->ports[port].remote;
+
+	if (r == DQR_NONE || !dqr_is_switch(f, f->ports[r].node))
+		return DQR_NONE;
+	return f->nodes[f->ports[r].node].sw_index;
+}
+
+/*
+ * BFS ranks from the switch with the most end ports (a leaf in a fat
+ * tree; fewest hops to the CAs is what base routings optimise), one BFS
+ * per component.  rr->stack serves as the queue.
+ */
+static void rank_switches(struct dqr_reroute *rr, const struct dqr_fabric *f)
+{
+	uint32_t s = f->num_switches, sw, root, head, tail, p, nb, best;
+
+	for (sw = 0; sw < s; sw++)
+		rr->rank[sw] = DQR_NONE;
+	for (;;) {
+		root = DQR_NONE;
+		best = 0;
+		for (sw = 0; sw < s; sw++) {
+			uint32_t ends = rr->end_off[sw + 1] - rr->end_off[sw];
+
+			if (rr->rank[sw] != DQR_NONE)
+				continue;
+			if (root == DQR_NONE || ends > best) {
+				root = sw;
+				best = ends;
+			}
+		}
+		if (root == DQR_NONE)
+			return;
+		rr->rank[root] = 0;
+		head = tail = 0;
+		rr->stack[tail++] = root;
+		while (head < tail) {
+			const struct dqr_node *n;
+
+			sw = rr->stack[head++];
+			n = &f->nodes[f->switches[sw]];
+			for (p = 1; p <= n->num_ports; p++) {
+				nb = peer_switch(f, n->port_base + p);
+				if (nb == DQR_NONE || rr->rank[nb] != DQR_NONE)
+					continue;
+				rr->rank[nb] = rr->rank[sw] + 1;
+				rr->stack[tail++] = nb;
+			}
+		}
+	}
+}
+
+/* 1 when the hop from switch a to switch b leads towards the root. */
+static int hop_up(const struct dqr_reroute *rr, uint32_t a, uint32_t b)
+{
+	if (rr->rank[b] != rr->rank[a])
+		return rr->rank[b] < rr->rank[a];
+	return b < a;
+}
+
 struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 {
 	struct dqr_reroute *rr = calloc(1, sizeof(*rr));
@@ -63,13 +138,15 @@ struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 	rr->end_off = calloc(n + 1, sizeof(uint32_t));
 	rr->end_port = malloc(sizeof(uint32_t) * (f->num_ports + 1));
 	rr->comp = malloc(sizeof(uint32_t) * n);
+	rr->rank = malloc(sizeof(uint32_t) * n);
 	rr->st = malloc(sizeof(*rr->st) * n);
 	rr->stack = malloc(sizeof(uint32_t) * n);
 	rr->state = calloc(n, 1);
 	rr->cost = malloc(sizeof(uint32_t) * n);
 	rr->out = malloc(sizeof(uint32_t) * n);
 	rr->broken = malloc(sizeof(uint32_t) * n);
-	if (!rr->end_off || !rr->end_port || !rr->comp || !rr->st ||
+	if (!rr->end_off || !rr->end_port || !rr->comp || !rr->rank ||
+	    !rr->st ||
 	    !rr->stack || !rr->state || !rr->cost || !rr->out ||
 	    !rr->broken) {
 		dqr_reroute_free(rr);
@@ -101,6 +178,7 @@ struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 	for (sw = s; sw > 0; sw--)
 		rr->end_off[sw] = rr->end_off[sw - 1];
 	rr->end_off[0] = 0;
+	rank_switches(rr, f);
 	return rr;
 }
 
@@ -108,6 +186,7 @@ void dqr_reroute_free(struct dqr_reroute *rr)
 {
 	if (!rr)
 		return;
+	free(rr->rank);
 	free(rr->end_off);
 	free(rr->end_port);
 	free(rr->comp);
@@ -347,6 +426,13 @@ static int push_candidate(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		return 0;
 	}
 	c.cost = rr->cost[via] + COST_HOP + turns;
+	if (rr->out[via] != DQR_NONE && !hop_up(rr, sw, via) &&
+	    !dqr_dyn_has_edge(cl, ch, rr->out[via])) {
+		uint32_t next = peer_switch(f, rr->out[via]);
+
+		if (next != DQR_NONE && hop_up(rr, via, next))
+			c.cost += COST_UPDN_TURN;
+	}
 	if (ch != entry_channel(f, t, sw, lid) &&
 	    entry_channel(f, t, sw, lid) != DQR_NONE)
 		c.cost += o->mode == DQR_MODE_LOCAL ? COST_CHANGE_LOCAL :

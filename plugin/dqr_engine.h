@@ -1,11 +1,13 @@
 /*
  * dqr_engine.h - the routing engine 'dqr' and the plugin context.
  *
- * A routing pass runs a base engine (base_engines.h), then models the
- * subnet with the tables about to be uploaded and verifies them: every
- * (source, DLID) pair, the channel dependency graph, and its channel list
- * or one cycle.  The result of the last pass stays in the context, for
- * the reconfiguration that the next trap asks for.
+ * The first routing pass, and every pass after new hardware appeared,
+ * runs a base engine (base_engines.h); the plugin then models the subnet
+ * with those tables, builds the channel list and fills the entries the
+ * base left unrouted with DQR (lib/recon.h).  Every later pass that only
+ * lost or regained known cables and nodes is a DQR pass: the tables in
+ * force are kept and only broken entries are rerouted (dqr_reconfig.c).
+ * Every set of tables is verified before OpenSM uploads it.
  */
 #ifndef DQR_ENGINE_H
 #define DQR_ENGINE_H
@@ -18,26 +20,13 @@
 #include <opensm/osm_opensm.h>
 
 #include "base_engines.h"
-#include "channel_list.h"
 #include "fabric.h"
 #include "lft.h"
+#include "node_index.h"
 #include "options.h"
+#include "recon.h"
+#include "topo_diff.h"
 #include "verify.h"
-
-/*
- * A disconnected flow, the destination-routed way: switch sw's route to
- * dlid does not arrive.  Every flow from sw itself and from the end ports
- * that inject at sw takes that route, so one entry stands for 'pairs'
- * (source port, DLID) pairs; DQR reroutes entries, not pairs.
- */
-struct dqr_unrouted {
-	uint32_t sw;		/* switch index */
-	uint32_t dlid;
-	uint32_t fail_sw;	/* switch index where the route breaks */
-	uint32_t pairs;		/* (source, dlid) pairs behind it */
-	uint8_t result;		/* enum dqr_walk_result */
-	uint8_t connected;	/* a cable path exists: can be fixed */
-};
 
 struct dqr_ctx {
 	osm_opensm_t *osm;
@@ -48,18 +37,24 @@ struct dqr_ctx {
 	osm_routing_engine_type_t own_type;
 
 	struct dqr_bases bases;
-
-	/* the last routing pass that was verified */
 	uint64_t passes;
+
+	/* the last pass: the fabric as it was and the tables uploaded */
 	struct dqr_fabric *fabric;
-	struct dqr_lfts *lfts;		/* the new_lft of that pass */
+	struct dqr_lfts *lfts;
 	struct dqr_verify_report report;
 	int have_report;
-	struct dqr_channel_list cl;	/* valid when have_channel_list */
-	int have_channel_list;
-	struct dqr_unrouted *unrouted;	/* the disconnected flows */
-	size_t num_unrouted;
-	uint64_t unrouted_pairs;	/* sum of their pairs */
+
+	/* DQR: valid while recon_ready */
+	struct dqr_recon recon;
+	int recon_ready;
+	struct dqr_node_index *ref_index;	/* GUID -> reference node */
+	uint64_t reconfigs;
+
+	/* decided by the first step of a pass, used by the second */
+	int pass_dqr;
+	struct dqr_fabric *proj;
+	struct dqr_topo_diff diff;
 };
 
 struct dqr_ctx *dqr_ctx_new(osm_opensm_t *osm, const struct dqr_options *o);
@@ -70,13 +65,19 @@ void dqr_ctx_free(struct dqr_ctx *ctx);
 /* external_routing_engine_module_t.setup; re->context is the dqr_ctx */
 int dqr_engine_setup(struct osm_routing_engine *re, osm_opensm_t *osm);
 
-/*
- * Lists the disconnected flows of t on f (lib types only).  Returns 0 and
- * a malloc'ed array in *out (NULL when there are none), or -1 when out of
- * memory.
- */
-int dqr_collect_unrouted(const struct dqr_fabric *f, const struct dqr_lfts *t,
-			 struct dqr_unrouted **out, size_t *n,
-			 uint64_t *pairs);
+/* dqr_reconfig.c */
+void dqr_recon_drop(struct dqr_ctx *ctx);
+int dqr_plan_pass(struct dqr_ctx *ctx);
+int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled);
+int dqr_run_pass(struct dqr_ctx *ctx);
+void dqr_write_new_lft(struct dqr_ctx *ctx, const struct dqr_lfts *t);
+
+/* dqr_report.c */
+int dqr_judge(struct dqr_ctx *ctx, const char *what, double ms_model,
+	      uint64_t filled);
+void dqr_log_reconfig(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
+		      const char *outcome);
+void dqr_fmt_base(const struct dqr_ctx *ctx, char *buf, size_t len);
+int dqr_base_is_layered(const struct dqr_ctx *ctx);
 
 #endif

@@ -35,7 +35,7 @@ static void *dqr_create(struct osm_opensm *osm)
 	struct dqr_options opts;
 	struct dqr_ctx *ctx;
 	cl_status_t status;
-	char err[512], eff[128];
+	char err[512], eff[256];
 
 	dqr_options_init(&opts);
 	if (dqr_options_parse(osm->subn.opt.event_plugin_options, &opts, err,
@@ -79,7 +79,10 @@ static void dqr_delete(void *plugin_data)
 	dqr_ctx_free(plugin_data);
 }
 
-/* No event matters yet; OSM_EVENT_ID_TRAP will drive reconfiguration. */
+/*
+ * Nothing to do here: after a trap OpenSM sweeps and calls the routing
+ * engine with the degraded subnet, which is where DQR runs.
+ */
 static void dqr_report(void *plugin_data, osm_epi_event_id_t event_id,
 		       void *event_data)
 {

@@ -1,0 +1,254 @@
+/*
+ * dqr_reconfig.c - DQR inside OpenSM: deciding at the start of a routing
+ * pass whether DQR can serve it, starting DQR after a base routing, and
+ * running a DQR pass.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* first: it decides the layout of OpenSM's structs (perfmgr, pthread) */
+#include <opensm/osm_config.h>
+#include <opensm/osm_opensm.h>
+#include <opensm/osm_switch.h>
+
+#include "dqr_engine.h"
+#include "subnet_model.h"
+#include "timing.h"
+
+static void drop_plan(struct dqr_ctx *ctx)
+{
+	dqr_fabric_free(ctx->proj);
+	ctx->proj = NULL;
+	dqr_topo_diff_release(&ctx->diff);
+	memset(&ctx->diff, 0, sizeof(ctx->diff));
+}
+
+void dqr_recon_drop(struct dqr_ctx *ctx)
+{
+	drop_plan(ctx);
+	if (ctx->recon_ready)
+		dqr_recon_release(&ctx->recon);
+	dqr_node_index_free(ctx->ref_index);
+	ctx->ref_index = NULL;
+	ctx->recon_ready = 0;
+}
+
+static void reroute_opts(const struct dqr_ctx *ctx, struct dqr_reroute_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = ctx->opts.mode;
+	o->turns = ctx->opts.turns;
+	/* topology plug-ins (seed 004 IV.C, the mesh one) attach here */
+}
+
+/*
+ * Copies t into every switch's new_lft.  new_lft starts the pass as all
+ * OSM_NO_PATH; afterwards OpenSM sends only the 64-LID blocks that differ
+ * from what the switch holds, so unchanged entries cost nothing.
+ */
+void dqr_write_new_lft(struct dqr_ctx *ctx, const struct dqr_lfts *t)
+{
+	const struct dqr_fabric *ref = ctx->recon.ref;
+	cl_qmap_t *tbl = &ctx->osm->subn.sw_guid_tbl;
+	cl_map_item_t *item;
+
+	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
+	     item = cl_qmap_next(item)) {
+		osm_switch_t *p_sw = (osm_switch_t *)item;
+		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(p_sw->p_node));
+		uint32_t node = dqr_node_index_guid(ctx->ref_index, guid);
+		uint32_t lid, top;
+
+		if (node == DQR_NONE || !dqr_is_switch(ref, node) ||
+		    !p_sw->new_lft)
+			continue;
+		top = p_sw->max_lid_ho;
+		if (top >= t->lid_count)
+			top = t->lid_count - 1;
+		if (top >= p_sw->lft_size)
+			top = p_sw->lft_size - 1;
+		for (lid = 1; lid <= top; lid++)
+			p_sw->new_lft[lid] =
+				dqr_lft_get(t, ref->nodes[node].sw_index, lid);
+	}
+}
+
+/*
+ * Step 1 of a pass: model the subnet as it is now and project it onto the
+ * reference.  Returns 0 when DQR serves this pass (ctx->proj, ctx->diff
+ * set), -1 when the base engine must route (new hardware, no state).
+ */
+int dqr_plan_pass(struct dqr_ctx *ctx)
+{
+	osm_log_t *log = &ctx->osm->log;
+	struct dqr_model_stats ms;
+	struct dqr_fabric *cur;
+	struct dqr_lfts *ignored;
+	char err[256];
+
+	drop_plan(ctx);
+	if (!ctx->recon_ready)
+		return -1;
+	if (dqr_subnet_model_build(&ctx->osm->subn, &cur, &ignored, &ms, err,
+				   sizeof(err))) {
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ11: dqr: cannot model the "
+			"subnet (%s); routing from scratch\n", err);
+		return -1;
+	}
+	dqr_lfts_free(ignored);
+	ctx->proj = dqr_fabric_project(ctx->recon.ref, cur, &ctx->diff);
+	dqr_fabric_free(cur);
+	if (!ctx->proj) {
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ12: dqr: out of memory "
+			"comparing the subnet with the model; routing from "
+			"scratch\n");
+		return -1;
+	}
+	if (!dqr_topo_diff_degraded_only(&ctx->diff)) {
+		OSM_LOG(log, OSM_LOG_INFO, "dqr: the subnet has hardware the "
+			"channel list does not know (%u new nodes, %u new "
+			"cables, %u changed LIDs): full routing by the base "
+			"engine\n", ctx->diff.nodes_new, ctx->diff.links_new,
+			ctx->diff.lids_changed);
+		drop_plan(ctx);
+		return -1;
+	}
+	return 0;
+}
+
+/* Replaces the verified fabric and tables of the last pass. */
+static void keep_pass(struct dqr_ctx *ctx, struct dqr_fabric *f,
+		      struct dqr_lfts *t)
+{
+	dqr_fabric_free(ctx->fabric);
+	dqr_lfts_free(ctx->lfts);
+	ctx->fabric = f;
+	ctx->lfts = t;
+}
+
+/*
+ * After a base routing (the model of it is in ctx->fabric/lfts): build
+ * the channel list and fill what the base left unrouted.  On success the
+ * filled tables are in ctx->lfts and in new_lft.  Returns 0, or -1 when
+ * DQR cannot start (logged; the base's tables stand).
+ */
+int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
+{
+	osm_log_t *log = &ctx->osm->log;
+	struct dqr_reroute_opts o;
+	struct dqr_recon_result res;
+	char base[128];
+	int ret;
+
+	*filled = 0;
+	dqr_recon_drop(ctx);
+	dqr_fmt_base(ctx, base, sizeof(base));
+	reroute_opts(ctx, &o);
+	ret = dqr_recon_start(&ctx->recon, ctx->fabric, ctx->lfts, &o, &res);
+	if (ret == DQR_RECON_CYCLIC) {
+		dqr_recon_release(&ctx->recon);
+		OSM_LOG(log, dqr_base_is_layered(ctx) ? OSM_LOG_INFO :
+			OSM_LOG_ERROR, "%sdqr: the one-layer channel "
+			"dependency graph of base '%s' is cyclic: DQR needs "
+			"a channel list and is off until the next full "
+			"routing; after a fault the base engine routes the "
+			"whole fabric again\n",
+			dqr_base_is_layered(ctx) ? "" : "ERR DQ13: ", base);
+		return -1;
+	}
+	if (ret == DQR_RECON_NOMEM) {
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ14: dqr: out of memory "
+			"building the channel list; DQR is off until the next "
+			"full routing\n");
+		return -1;
+	}
+	ctx->ref_index = dqr_node_index_build(ctx->recon.ref);
+	if (!ctx->ref_index) {
+		dqr_recon_release(&ctx->recon);
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ14: dqr: out of memory "
+			"indexing the model; DQR is off\n");
+		return -1;
+	}
+	ctx->recon_ready = 1;
+	*filled = res.rs.changed;
+	memcpy(ctx->lfts->port, ctx->recon.cur->port,
+	       (size_t)ctx->lfts->num_switches * ctx->lfts->lid_count);
+	dqr_write_new_lft(ctx, ctx->recon.cur);
+	OSM_LOG(log, OSM_LOG_INFO, "dqr: channel list of %u channels built "
+		"in %.0f us; %" PRIu64 " entries the base left unrouted "
+		"filled (%" PRIu64 " for %" PRIu64 " LIDs), %" PRIu64
+		" turns enabled, %" PRIu64 " without a legal route, in %.0f "
+		"us\n", ctx->recon.cl->len, res.us_list, res.rs.changed,
+		res.rs.broken, res.rs.lids_broken, res.rs.turns,
+		res.rs.failed, res.us_total);
+	return 0;
+}
+
+/*
+ * Step 2 of a DQR pass.  Returns 0 when DQR's tables are in new_lft,
+ * -1 when the caller must fall back to the base engine.
+ */
+int dqr_run_pass(struct dqr_ctx *ctx)
+{
+	osm_log_t *log = &ctx->osm->log;
+	struct dqr_reroute_opts o;
+	struct dqr_recon_result res;
+	struct dqr_fabric *f;
+	struct dqr_lfts *t;
+	char what[64];
+	double t0 = dqr_now_ms();
+	int ret, bad;
+
+	reroute_opts(ctx, &o);
+	ctx->reconfigs++;
+	ret = dqr_recon_update(&ctx->recon, ctx->proj, &ctx->diff, &o, &res);
+	if (ret == DQR_RECON_NOMEM) {
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ15: dqr: out of memory "
+			"rerouting; falling back to base routing\n");
+		return -1;
+	}
+	if (ret == DQR_RECON_FAILED) {
+		dqr_log_reconfig(ctx, &res, "no legal route");
+		if (ctx->opts.fallback == DQR_FALLBACK_BASE) {
+			OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ16: dqr: no "
+				"deadlock-free route within the channel list "
+				"for %" PRIu64 " entries of connected switches; "
+				"fallback=base: the base engine routes the "
+				"whole fabric, and the change of tables is NOT "
+				"guaranteed deadlock free\n", res.rs.failed);
+			return -1;
+		}
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ17: dqr: no deadlock-free "
+			"route within the channel list for %" PRIu64 " entries "
+			"of connected switches; fallback=none: those stay "
+			"unrouted\n", res.rs.failed);
+	}
+	f = dqr_fabric_clone(ctx->proj);
+	t = dqr_lfts_clone(ctx->recon.cur);
+	if (!f || !t) {
+		dqr_fabric_free(f);
+		dqr_lfts_free(t);
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ15: dqr: out of memory "
+			"keeping the tables; falling back to base routing\n");
+		return -1;
+	}
+	keep_pass(ctx, f, t);
+	snprintf(what, sizeof(what), "reconfiguration %" PRIu64,
+		 ctx->reconfigs);
+	bad = ctx->opts.verify ? dqr_judge(ctx, what, 0.0, 0) : 0;
+	if (bad > 0) {
+		/* DQR admits no such table: this is a bug, say so loudly */
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ18: dqr: the verifier "
+			"rejects the tables of %s; not uploading them, "
+			"falling back to base routing\n", what);
+		return -1;
+	}
+	if (ret == DQR_RECON_OK)
+		dqr_log_reconfig(ctx, &res, "ok");
+	dqr_write_new_lft(ctx, ctx->recon.cur);
+	OSM_LOG(log, OSM_LOG_VERBOSE, "dqr: %s took %.2f ms in all\n", what,
+		dqr_now_ms() - t0);
+	return 0;
+}

@@ -1,0 +1,246 @@
+/*
+ * dqr_report.c - what the plugin tells the OpenSM log, and the JSON
+ * record of every reconfiguration in <dump_files_dir>/dqr-reconfig.log.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* first: it decides the layout of OpenSM's structs (perfmgr, pthread) */
+#include <opensm/osm_config.h>
+#include <opensm/osm_opensm.h>
+
+#include "dqr_engine.h"
+#include "timing.h"
+
+/* the cycle's ERROR line shows this many channels at most */
+#define CYCLE_SHOW_MAX 16
+#define RECONFIG_LOG "dqr-reconfig.log"
+
+static int fmt_channel(const struct dqr_fabric *f, uint32_t ch, char *buf,
+		       size_t len)
+{
+	const struct dqr_port *p;
+
+	if (ch >= f->num_ports)
+		return snprintf(buf, len, "?%u", ch);
+	p = &f->ports[ch];
+	return snprintf(buf, len, "0x%016" PRIx64 "/%u", f->nodes[p->node].guid,
+			p->num);
+}
+
+/*
+ * lash, nue, dfsssp and torus-2QoS break the cycles of their routes by
+ * putting them on different virtual lanes (that is what their path_sl
+ * is for).  The graph dqr builds has one layer, so a cycle in it proves
+ * no deadlock for them.
+ */
+int dqr_base_is_layered(const struct dqr_ctx *ctx)
+{
+	return ctx->bases.ran && ctx->bases.ran->re.path_sl;
+}
+
+static void log_cycle(struct dqr_ctx *ctx, const char *what)
+{
+	const struct dqr_cycle *c = &ctx->report.cycle;
+	char line[1536], ch[40];
+	size_t used = 0;
+	uint32_t i, show;
+
+	line[0] = '\0';
+	show = c->len < CYCLE_SHOW_MAX ? c->len : CYCLE_SHOW_MAX;
+	for (i = 0; i < show && used + 64 < sizeof(line); i++) {
+		fmt_channel(ctx->fabric, c->channels[i], ch, sizeof(ch));
+		used += snprintf(line + used, sizeof(line) - used, "%s%s",
+				 i ? " -> " : "", ch);
+	}
+	if (i < c->len)
+		used += snprintf(line + used, sizeof(line) - used,
+				 " -> ... (%u more)", c->len - i);
+	/* close the loop so that the reader sees it is one */
+	if (c->len) {
+		fmt_channel(ctx->fabric, c->channels[0], ch, sizeof(ch));
+		snprintf(line + used, sizeof(line) - used, " -> %s", ch);
+	}
+	if (!ctx->pass_dqr && dqr_base_is_layered(ctx)) {
+		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
+			"dqr: the tables of %s close a cycle of %u "
+			"channels in the one-layer channel dependency graph; "
+			"'%s' spreads routes over virtual lanes by SL, which "
+			"dqr does not check: %s\n", what, c->len,
+			dqr_base_name(ctx->bases.ran), line);
+		return;
+	}
+	OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR,
+		"ERR DQ0D: dqr: deadlock possible: the tables of %s close a "
+		"cycle of %u channels in the channel dependency graph: %s\n",
+		what, c->len, line);
+}
+
+/* A few unrouted pairs, for whoever raised the log level to see why. */
+static void log_examples(struct dqr_ctx *ctx)
+{
+	const struct dqr_verify_report *r = &ctx->report;
+	const struct dqr_fabric *f = ctx->fabric;
+	char src[40];
+	uint32_t i;
+
+	for (i = 0; i < r->num_examples; i++) {
+		const struct dqr_pair_example *x = &r->examples[i];
+		const char *at = x->fail_sw < f->num_switches ?
+				 dqr_node_name(f, f->switches[x->fail_sw]) :
+				 "-";
+
+		fmt_channel(f, x->src_port, src, sizeof(src));
+		OSM_LOG(&ctx->osm->log, OSM_LOG_VERBOSE,
+			"dqr: unrouted %s pair: %s -> LID %u: %s at '%s'\n",
+			dqr_pair_kind_name(x->kind), src, x->dlid,
+			dqr_walk_result_name(x->result), at);
+	}
+}
+
+/* "ftree" or "updn (auto; failed: ftree)" */
+void dqr_fmt_base(const struct dqr_ctx *ctx, char *buf, size_t len)
+{
+	const struct dqr_bases *b = &ctx->bases;
+	size_t used;
+	int id, first = 1;
+
+	used = snprintf(buf, len, "%s",
+			b->ran ? dqr_base_name(b->ran) : "none");
+	if (ctx->opts.base != DQR_BASE_AUTO || used >= len)
+		return;
+	used += snprintf(buf + used, len - used, " (auto");
+	for (id = 0; id < DQR_BASE_NUM && used < len; id++) {
+		if (!(b->failed & (1u << id)))
+			continue;
+		used += snprintf(buf + used, len - used, "%s%s",
+				 first ? "; failed: " : ", ",
+				 dqr_base_engine_name(id));
+		first = 0;
+	}
+	if (used < len)
+		snprintf(buf + used, len - used, ")");
+}
+
+static void log_pass(struct dqr_ctx *ctx, const char *what, double ms_model,
+		     double ms_verify, uint64_t filled)
+{
+	const struct dqr_verify_report *r = &ctx->report;
+	uint64_t sw_inv, no_path = 0;
+	int k;
+
+	for (k = 0; k < DQR_PAIR_NUM_KINDS; k++)
+		no_path += r->disconnected[k];
+	sw_inv = r->unreachable[DQR_PAIR_CA_SW] +
+		 r->unreachable[DQR_PAIR_SW_CA] +
+		 r->unreachable[DQR_PAIR_SW_SW];
+	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
+		"dqr: %s: %u switches, %u CA ports, %u LIDs, %u channels, "
+		"%" PRIu64 " dependencies, unrouted pairs %" PRIu64
+		" (switch-involved %" PRIu64 ", no cable path %" PRIu64
+		"), cycle %s, filled %" PRIu64 " entries, model %.2f ms, "
+		"verify %.2f ms\n", what, r->switches, r->end_ports, r->lids,
+		r->channels, r->dependencies, dqr_report_unreachable(r),
+		sw_inv, no_path,
+		!r->cycle_found ? "no" :
+		!ctx->pass_dqr && dqr_base_is_layered(ctx) ?
+		"yes (one layer; base uses SL layers)" : "yes",
+		filled, ms_model, ms_verify);
+}
+
+int dqr_judge(struct dqr_ctx *ctx, const char *what, double ms_model,
+	      uint64_t filled)
+{
+	osm_log_t *log = &ctx->osm->log;
+	double t0 = dqr_now_ms();
+
+	if (ctx->have_report)
+		dqr_verify_report_free(&ctx->report);
+	ctx->have_report = 0;
+	if (dqr_verify(ctx->fabric, ctx->lfts, &ctx->report, NULL)) {
+		dqr_verify_report_free(&ctx->report);
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ0A: dqr: out of memory "
+			"verifying %u switches x %u LIDs; the tables of %s "
+			"go out unverified\n", ctx->fabric->num_switches,
+			ctx->fabric->max_lid, what);
+		return -1;
+	}
+	ctx->have_report = 1;
+	log_pass(ctx, what, ms_model, dqr_now_ms() - t0, filled);
+	if (ctx->report.cycle_found)
+		log_cycle(ctx, what);
+	if (ctx->report.loop_entries)
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ0E: dqr: the tables of %s "
+			"have %" PRIu64 " entries on forwarding loops\n", what,
+			ctx->report.loop_entries);
+	if (osm_log_is_active(log, OSM_LOG_VERBOSE))
+		log_examples(ctx);
+	return ctx->report.cycle_found || ctx->report.loop_entries;
+}
+
+static void json_line(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
+		      const char *outcome)
+{
+	const struct dqr_reroute_stats *s = &r->rs;
+	const char *dir = ctx->osm->subn.opt.dump_files_dir;
+	char path[4096], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	FILE *fp;
+
+	if (!dir || !*dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, RECONFIG_LOG);
+	fp = fopen(path, "a");
+	if (!fp) {
+		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ10: dqr: "
+			"cannot append to %s: %s\n", path, strerror(errno));
+		return;
+	}
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(fp, "{\"id\":%" PRIu64 ",\"time\":\"%s\",\"outcome\":\"%s\","
+		"\"cables_down\":%u,\"nodes_missing\":%u,"
+		"\"ports_failed\":%u,\"ports_recovered\":%u,"
+		"\"from_original\":%s,\"lids\":%" PRIu64 ","
+		"\"disconnected_entries\":%" PRIu64 ","
+		"\"disconnected_pairs\":%" PRIu64 ","
+		"\"changed_entries\":%" PRIu64 ",\"changed_blocks\":%" PRIu64
+		",\"switches_touched\":%u,\"turns_enabled\":%" PRIu64 ","
+		"\"reorders\":%" PRIu64 ",\"channels_moved\":%" PRIu64 ","
+		"\"unreachable_entries\":%" PRIu64 ",\"failed_entries\":%"
+		PRIu64 ",\"compute_us\":%.0f,\"list_us\":%.0f}\n",
+		ctx->reconfigs, stamp, outcome, ctx->diff.links_missing,
+		ctx->diff.nodes_missing, r->ports_failed, r->ports_recovered,
+		r->from_original ? "true" : "false", s->lids_broken,
+		s->broken, s->broken_pairs, r->diff.entries, r->diff.blocks,
+		r->diff.switches, s->turns, s->reorders, s->moved,
+		s->disconnected, s->failed, r->us_total, r->us_list);
+	fclose(fp);
+}
+
+void dqr_log_reconfig(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
+		      const char *outcome)
+{
+	const struct dqr_reroute_stats *s = &r->rs;
+
+	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
+		"dqr: reconfiguration %" PRIu64 " (%s): %u cables down, %u "
+		"nodes missing (%u switch ports newly down, %u back%s); "
+		"disconnected flows: %" PRIu64 " entries for %" PRIu64
+		" LIDs (%" PRIu64 " pairs); changed %" PRIu64 " entries in %"
+		PRIu64 " blocks on %u switches; turns enabled %" PRIu64
+		", channel-list moves %" PRIu64 "; unreachable %" PRIu64
+		" entries (no cable path), no legal route %" PRIu64
+		"; compute %.0f us\n", ctx->reconfigs, outcome,
+		ctx->diff.links_missing, ctx->diff.nodes_missing,
+		r->ports_failed, r->ports_recovered,
+		r->from_original ? ", from the original tables" : "",
+		s->broken, s->lids_broken, s->broken_pairs, r->diff.entries,
+		r->diff.blocks, r->diff.switches, s->turns, s->moved,
+		s->disconnected, s->failed, r->us_total);
+	json_line(ctx, r, outcome);
+}
