@@ -594,6 +594,8 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 			continue;
 		if (own_sw == DQR_NONE || rr->comp[sw] != rr->comp[own_sw])
 			st->disconnected++;
+		else if (dqr_lft_get(t, sw, lid) == DQR_NO_PATH)
+			st->holes++;
 		else
 			st->failed++;
 	}

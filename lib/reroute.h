@@ -69,7 +69,9 @@ struct dqr_reroute_stats {
 	uint64_t moved;			/* channels moved by those */
 	uint64_t refused;		/* candidate turns refused (cycle) */
 	uint64_t disconnected;		/* broken, no cable path: unchanged */
-	uint64_t failed;		/* cable path but no legal route */
+	/* cable path but no legal route: */
+	uint64_t failed;		/* entries that had a route */
+	uint64_t holes;			/* entries that never had one */
 	/*
 	 * Channels whose link came back but whose old dependencies close a
 	 * cycle with turns enabled meanwhile.  The list no longer describes

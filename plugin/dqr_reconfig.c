@@ -179,10 +179,10 @@ int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 	OSM_LOG(log, OSM_LOG_INFO, "dqr: channel list of %u channels built "
 		"in %.0f us; %" PRIu64 " entries the base left unrouted "
 		"filled (%" PRIu64 " for %" PRIu64 " LIDs), %" PRIu64
-		" turns enabled, %" PRIu64 " without a legal route, in %.0f "
-		"us\n", ctx->recon.cl->len, res.us_list, res.rs.changed,
+		" turns enabled, %" PRIu64 " left without a legal route, in "
+		"%.0f us\n", ctx->recon.cl->len, res.us_list, res.rs.changed,
 		res.rs.broken, res.rs.lids_broken, res.rs.turns,
-		res.rs.failed, res.us_total);
+		res.rs.holes + res.rs.failed, res.us_total);
 	return 0;
 }
 

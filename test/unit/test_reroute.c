@@ -193,11 +193,35 @@ static void test_no_legal_route(void)
 	dqr_fabric_unlink_port(w.f, cut);
 	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, NULL, 0, &st), 0);
 	CHECK(st.failed > 0);
+	CHECK_EQ(st.holes, 0);
 	CHECK_EQ(st.disconnected, 0);
 	CHECK(st.refused > 0);
 	/* what was committed still fits the list */
 	CHECK(dqr_dyn_valid(w.cl));
 	CHECK(list_covers(&w, w.t) || st.failed);
+	world_free(&w);
+}
+
+/* Entries that never had a route and find none are holes, not failures. */
+static void test_holes_left(void)
+{
+	struct world w;
+	struct dqr_reroute_opts o = { 0 };
+	struct dqr_reroute_stats st;
+	uint32_t wrap_03, lid;
+
+	world_init(&w, 4);
+	wrap_03 = dqr_port_index(w.f, 0, 2);
+	REQUIRE(dqr_dyn_add(w.cl, dqr_port_index(w.f, 3, 2), wrap_03) >= 0);
+	REQUIRE(dqr_dyn_add(w.cl, dqr_port_index(w.f, 3, 3), wrap_03) >= 0);
+	dqr_fabric_unlink_port(w.f, dqr_port_index(w.f, 1, 1));
+	/* switch 1 never had a route to the right side */
+	for (lid = 1; lid < w.t->lid_count; lid++)
+		if (dqr_lft_get(w.t, 1, lid) == 1)
+			dqr_lft_set(w.t, 1, lid, DQR_NO_PATH);
+	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, NULL, 0, &st), 0);
+	CHECK(st.holes > 0);
+	CHECK(st.failed > 0);	/* switch 0 had a route through 1 */
 	world_free(&w);
 }
 
@@ -271,6 +295,7 @@ int main(void)
 	test_cut_and_recover(DQR_MODE_LOCAL, DQR_TURNS_EACH);
 	test_cut_and_recover(DQR_MODE_LOCAL, DQR_TURNS_PATH);
 	test_no_legal_route();
+	test_holes_left();
 	test_disconnected();
 	test_fill_holes();
 	return unit_finish();
