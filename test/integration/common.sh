@@ -137,13 +137,13 @@ it_start_opensm() {
 	it_fail "opensm did not reach SUBNET UP"
 }
 
-# it_wait_log PATTERN COUNT [SECONDS]: wait until PATTERN occurs COUNT
+# it_wait_log PATTERN COUNT [SECONDS]: wait until PATTERN (grep -E) occurs COUNT
 # times in the OpenSM log.
 it_wait_log() {
 	local i n
 
 	for i in $(seq 1 "${3:-120}"); do
-		n=$(grep -c -- "$1" "$W/osm.log" 2>/dev/null)
+		n=$(grep -cE -- "$1" "$W/osm.log" 2>/dev/null)
 		[ "${n:-0}" -ge "$2" ] && return 0
 		sleep 1
 	done
@@ -197,4 +197,35 @@ it_judge() {
 		> "$W/$name.json" 2>> "$W/$name.err"
 	cat "$W/$name.txt"
 	[ "$st" = 0 ] || it_fail "dqr-check judged $name: status $st $(cat "$W/$name.err")"
+}
+
+# it_changed NAME BASE: entries that differ between two read-backs.
+it_changed() {
+	"$DQR_CHECK" --json --baseline="$W/$2.fts" "$W/$1.ibnd" "$W/$1.fts" \
+		2>/dev/null | grep -o '"changed":{"entries":[0-9]*' |
+		grep -o '[0-9]*$'
+}
+
+# it_count PATTERN: lines of the OpenSM log matching PATTERN (grep -E).
+it_count() {
+	grep -cE -- "$1" "$W/osm.log" 2>/dev/null || true
+}
+
+# it_settle: wait until OpenSM has routed and the log is quiet for 2 s.
+it_settle() {
+	local last="" now i
+
+	for i in $(seq 1 60); do
+		now=$(wc -c < "$W/osm.log")
+		[ "$now" = "$last" ] && return 0
+		last=$now
+		sleep 2
+	done
+}
+
+# it_sum_json KEY FROM: sum of KEY over dqr-reconfig.log lines FROM.. .
+it_sum_json() {
+	tail -n +"$2" "$W/dqr-reconfig.log" 2>/dev/null |
+		grep -o "\"$1\":[0-9]*" | cut -d: -f2 |
+		awk '{ s += $1 } END { print s + 0 }'
 }
