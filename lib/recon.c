@@ -14,7 +14,6 @@ void dqr_recon_release(struct dqr_recon *r)
 	dqr_fabric_free(r->ref);
 	dqr_lfts_free(r->orig);
 	dqr_lfts_free(r->cur);
-	dqr_lfts_free(r->prev);
 	dqr_dyn_free(r->cl);
 	dqr_reroute_free(r->rr);
 	free(r->down);
@@ -56,6 +55,46 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Entries, 64-LID blocks and switches the last reroute changed, from its
+ * change list: the tables themselves are too big to compare each time.
+ */
+static int diff_from_changes(const struct dqr_reroute *rr,
+			     struct dqr_lft_diff *d)
+{
+	const struct dqr_change *c;
+	uint64_t *key;
+	uint32_t n, i;
+
+	memset(d, 0, sizeof(*d));
+	c = dqr_reroute_changes(rr, &n);
+	if (!n)
+		return 0;
+	key = malloc(sizeof(*key) * n);
+	if (!key)
+		return -1;
+	for (i = 0; i < n; i++)
+		key[i] = (uint64_t)c[i].sw << 32 | c[i].lid / DQR_LFT_BLOCK;
+	qsort(key, n, sizeof(*key), cmp_u64);
+	d->entries = n;
+	for (i = 0; i < n; i++) {
+		if (i && key[i] == key[i - 1])
+			continue;
+		d->blocks++;
+		if (!i || key[i] >> 32 != key[i - 1] >> 32)
+			d->switches++;
+	}
+	free(key);
+	return 0;
+}
+
 int dqr_recon_start(struct dqr_recon *r, const struct dqr_fabric *f,
 		    const struct dqr_lfts *t, const struct dqr_reroute_opts *o,
 		    struct dqr_recon_result *res)
@@ -73,9 +112,8 @@ int dqr_recon_start(struct dqr_recon *r, const struct dqr_fabric *f,
 		return DQR_RECON_CYCLIC;
 	r->ref = dqr_fabric_clone(f);
 	r->orig = dqr_lfts_clone(t);
-	r->prev = dqr_lfts_clone(t);
 	r->rr = dqr_reroute_new(f);
-	if (!r->cl || !r->ref || !r->orig || !r->prev || !r->rr)
+	if (!r->cl || !r->ref || !r->orig || !r->rr)
 		goto nomem;
 	n = dqr_lids_with_holes(f, r->orig, &lids);
 	if (n < 0)
@@ -86,9 +124,8 @@ int dqr_recon_start(struct dqr_recon *r, const struct dqr_fabric *f,
 	if (ret)
 		goto nomem;
 	r->cur = dqr_lfts_clone(r->orig);
-	if (!r->cur)
+	if (!r->cur || diff_from_changes(r->rr, &res->diff))
 		goto nomem;
-	dqr_lfts_diff(r->prev, r->cur, &res->diff);
 	res->us_total = (dqr_now_ms() - t0) * 1e3;
 	return res->rs.failed ? DQR_RECON_FAILED : DQR_RECON_OK;
 nomem:
@@ -143,6 +180,7 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 {
 	double t0 = dqr_now_ms();
 	uint32_t *down, *fresh, *back, nd = d->num_missing_ports, nf, nb;
+	struct dqr_lfts *before = NULL;
 	uint32_t *lids = NULL;
 	int64_t n;
 	int ret = DQR_RECON_NOMEM;
@@ -159,12 +197,11 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 	nb = minus(r->down, r->num_down, down, nd, back);
 	res->ports_failed = nf;
 	res->ports_recovered = nb;
-	memcpy(r->prev->port, r->cur->port,
-	       (size_t)r->cur->num_switches * r->cur->lid_count);
 
 	if (nb) {
 		/* something came back: reroute all that is still down */
-		if (restart_from_original(r, res))
+		before = dqr_lfts_clone(r->cur);
+		if (!before || restart_from_original(r, res))
 			goto out;
 		n = dqr_lids_through_ports(r->ref, r->cur, down, nd, &lids);
 	} else {
@@ -180,9 +217,13 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 	r->num_down = nd;
 	down = NULL;
 	r->updates++;
-	dqr_lfts_diff(r->prev, r->cur, &res->diff);
+	if (before)
+		dqr_lfts_diff(before, r->cur, &res->diff);
+	else if (diff_from_changes(r->rr, &res->diff))
+		goto out;
 	ret = res->rs.failed ? DQR_RECON_FAILED : DQR_RECON_OK;
 out:
+	dqr_lfts_free(before);
 	res->us_total = (dqr_now_ms() - t0) * 1e3;
 	free(lids);
 	free(down);

@@ -32,7 +32,6 @@ struct dqr_recon {
 	struct dqr_fabric *ref;		/* the model the indices refer to */
 	struct dqr_lfts *orig;		/* start's tables, holes filled */
 	struct dqr_lfts *cur;		/* the tables in force */
-	struct dqr_lfts *prev;		/* before the last update */
 	struct dqr_dyn_order *cl;
 	struct dqr_reroute *rr;
 	uint32_t *down;			/* switch ports of absent cables */

@@ -22,6 +22,8 @@ enum sw_state {
 	SW_GOOD,	/* its route reaches the DLID; entry stays */
 	SW_BROKEN,	/* must be re-attached */
 	SW_SETTLED,	/* re-attached in this search */
+	SW_BAD,		/* its route fails, but not through this fault */
+	SW_WALKING,	/* on the route being followed */
 };
 
 struct cand {
@@ -50,7 +52,11 @@ struct dqr_reroute {
 
 	struct dqr_walk_state *st;
 	uint32_t *stack;
+	/* per-DLID state, valid where mark[sw] == epoch */
 	uint8_t *state;
+	uint32_t *mark, epoch;
+	/* switch ports whose link is gone, from sync_channels() */
+	uint32_t *dead, num_dead;
 	uint32_t *cost;
 	uint32_t *out;		/* channel used for the DLID, DQR_NONE: self */
 	uint32_t *broken;	/* the broken switches of one DLID */
@@ -58,6 +64,10 @@ struct dqr_reroute {
 
 	struct cand *heap;
 	uint32_t heap_len, heap_cap;
+
+	/* entries written by the last run, in order */
+	struct dqr_change *changes;
+	uint32_t num_changes, cap_changes;
 
 	/* dependencies of one candidate */
 	uint32_t dep_a[DQR_MAX_PORTS + 2], dep_b[DQR_MAX_PORTS + 2];
@@ -142,12 +152,15 @@ struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 	rr->st = malloc(sizeof(*rr->st) * n);
 	rr->stack = malloc(sizeof(uint32_t) * n);
 	rr->state = calloc(n, 1);
+	rr->mark = calloc(n, sizeof(uint32_t));
+	rr->dead = malloc(sizeof(uint32_t) * (f->num_ports + 1));
 	rr->cost = malloc(sizeof(uint32_t) * n);
 	rr->out = malloc(sizeof(uint32_t) * n);
 	rr->broken = malloc(sizeof(uint32_t) * n);
 	if (!rr->end_off || !rr->end_port || !rr->comp || !rr->rank ||
 	    !rr->st ||
-	    !rr->stack || !rr->state || !rr->cost || !rr->out ||
+	    !rr->stack || !rr->state || !rr->mark || !rr->dead ||
+	    !rr->cost || !rr->out ||
 	    !rr->broken) {
 		dqr_reroute_free(rr);
 		return NULL;
@@ -193,10 +206,13 @@ void dqr_reroute_free(struct dqr_reroute *rr)
 	free(rr->st);
 	free(rr->stack);
 	free(rr->state);
+	free(rr->mark);
+	free(rr->dead);
 	free(rr->cost);
 	free(rr->out);
 	free(rr->broken);
 	free(rr->heap);
+	free(rr->changes);
 	free(rr);
 }
 
@@ -318,17 +334,20 @@ static void switch_components(struct dqr_reroute *rr,
  * revival that would close a cycle leaves the channel retired and is
  * counted: the caller must then rebuild the list (see reroute.h).
  */
-static void sync_channels(const struct dqr_fabric *f,
+static void sync_channels(struct dqr_reroute *rr, const struct dqr_fabric *f,
 			  struct dqr_dyn_order *cl,
 			  struct dqr_reroute_stats *st)
 {
 	uint32_t i;
 
+	rr->num_dead = 0;
 	for (i = 0; i < f->num_ports && i < cl->num_vertices; i++) {
 		int linked = f->ports[i].remote != DQR_NONE;
 
 		if (cl->pos[i] == DQR_NONE)
 			continue;
+		if (!linked && dqr_is_switch(f, f->ports[i].node))
+			rr->dead[rr->num_dead++] = i;
 		if (!linked && !dqr_dyn_is_retired(cl, i))
 			dqr_dyn_retire_channel(cl, i);
 		else if (linked && dqr_dyn_is_retired(cl, i) &&
@@ -347,6 +366,85 @@ static int usable(const struct dqr_fabric *f, const struct dqr_dyn_order *cl,
 }
 
 /* ------------------------------------------------------------ search */
+
+static int sw_state(const struct dqr_reroute *rr, uint32_t sw)
+{
+	return rr->mark[sw] == rr->epoch ? rr->state[sw] : SW_OTHER;
+}
+
+static void set_state(struct dqr_reroute *rr, uint32_t sw, int state)
+{
+	rr->mark[sw] = rr->epoch;
+	rr->state[sw] = (uint8_t)state;
+}
+
+static void next_epoch(struct dqr_reroute *rr, uint32_t num_switches)
+{
+	if (++rr->epoch == 0) {
+		memset(rr->mark, 0, sizeof(uint32_t) * num_switches);
+		rr->epoch = 1;
+	}
+}
+
+/*
+ * 1 when sw's route reaches the DLID, following and remembering the
+ * entries on the way (each switch is walked once per DLID); the cost and
+ * the out channel of every good switch are set.
+ */
+static int good(struct dqr_reroute *rr, const struct dqr_fabric *f,
+		const struct dqr_lfts *t, uint32_t lid, uint32_t owner,
+		uint32_t sw)
+{
+	uint32_t top = 0, cur = sw, last = 0, i;	/* last: cost at top */
+	int ok = 0, st;
+
+	for (;;) {
+		const struct dqr_node *n;
+		uint32_t ch, r;
+		uint8_t p;
+
+		st = sw_state(rr, cur);
+		if (st == SW_GOOD || st == SW_SETTLED) {
+			if (!top)
+				return 1;
+			ok = 1;
+			last = rr->cost[cur] + COST_HOP;
+			break;
+		}
+		if (st != SW_OTHER)
+			break;	/* broken, bad, or a loop */
+		set_state(rr, cur, SW_WALKING);
+		rr->stack[top++] = cur;
+		n = &f->nodes[f->switches[cur]];
+		p = dqr_lft_get(t, cur, lid);
+		rr->out[cur] = DQR_NONE;
+		if (p == 0) {
+			ok = owner == n->port_base;
+			last = 0;
+			break;
+		}
+		if (p > n->num_ports)
+			break;
+		ch = n->port_base + p;
+		r = f->ports[ch].remote;
+		if (r == DQR_NONE)
+			break;
+		rr->out[cur] = ch;
+		if (!dqr_is_switch(f, f->ports[r].node)) {
+			ok = r == owner;
+			last = COST_HOP;
+			break;
+		}
+		cur = f->nodes[f->ports[r].node].sw_index;
+	}
+	for (i = 0; i < top; i++) {
+		uint32_t w = rr->stack[i];
+
+		set_state(rr, w, ok ? SW_GOOD : SW_BAD);
+		rr->cost[w] = last + (top - 1 - i) * COST_HOP;
+	}
+	return ok;
+}
 
 /* The dependencies that attaching sw through ch adds. */
 static void candidate_deps(struct dqr_reroute *rr,
@@ -371,9 +469,13 @@ static void candidate_deps(struct dqr_reroute *rr,
 }
 
 /*
- * The turn cost of a candidate's dependencies, or UINT32_MAX when one of
- * them cannot be made legal.  DQR_TURNS_PATH tries them together on the
- * live list and rolls back; DQR_TURNS_EACH judges each on its own.
+ * The turn cost of a candidate's dependencies, or UINT32_MAX when they
+ * cannot be made legal.  DQR_TURNS_PATH tries them together on the live
+ * list and rolls back: exact, but every refusal costs a search of the
+ * region it would reorder.  DQR_TURNS_EACH judges each turn alone by its
+ * place in the list as it stands (present, upward, or to be reordered)
+ * in O(1): the search then runs once, when the candidate is chosen.
+ * Either way commit_candidate() adds them together or not at all.
  */
 static uint32_t turn_cost(struct dqr_reroute *rr, struct dqr_dyn_order *cl,
 			  int turns)
@@ -399,11 +501,8 @@ static uint32_t turn_cost(struct dqr_reroute *rr, struct dqr_dyn_order *cl,
 				COST_NEW_TURN;
 			continue;
 		}
-		r = dqr_dyn_check(cl, a, b, NULL);
-		if (r == DQR_DYN_REFUSED)
-			return UINT32_MAX;
-		cost += r == DQR_DYN_NEEDS_REORDER ? COST_REORDER :
-			COST_NEW_TURN;
+		cost += cl->pos[a] < cl->pos[b] ? COST_NEW_TURN :
+			COST_REORDER;
 	}
 	if (turns == DQR_TURNS_PATH)
 		dqr_dyn_rollback(cl, mark);
@@ -458,7 +557,7 @@ static int relax(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		if (r == DQR_NONE || !dqr_is_switch(f, f->ports[r].node))
 			continue;
 		sw = f->nodes[f->ports[r].node].sw_index;
-		if (rr->state[sw] != SW_BROKEN || !usable(f, cl, r))
+		if (sw_state(rr, sw) != SW_BROKEN || !usable(f, cl, r))
 			continue;
 		if (push_candidate(rr, f, t, cl, o, lid, owner, sw, r, via,
 				   st))
@@ -499,6 +598,34 @@ static uint8_t port_of(const struct dqr_fabric *f, uint32_t ch)
 	return f->ports[ch].num;
 }
 
+static int log_change(struct dqr_reroute *rr, uint32_t sw, uint32_t lid,
+		      uint8_t old)
+{
+	struct dqr_change *c;
+
+	if (rr->num_changes == rr->cap_changes) {
+		uint32_t ncap = rr->cap_changes ? rr->cap_changes * 2 : 256;
+
+		c = realloc(rr->changes, sizeof(*c) * ncap);
+		if (!c)
+			return -1;
+		rr->changes = c;
+		rr->cap_changes = ncap;
+	}
+	c = &rr->changes[rr->num_changes++];
+	c->sw = sw;
+	c->lid = lid;
+	c->old = old;
+	return 0;
+}
+
+const struct dqr_change *dqr_reroute_changes(const struct dqr_reroute *rr,
+					     uint32_t *n)
+{
+	*n = rr->num_changes;
+	return rr->changes;
+}
+
 /* End ports that inject at sw and may send to owner's LID. */
 static uint32_t live_ends(const struct dqr_reroute *rr,
 			  const struct dqr_dyn_order *cl, uint32_t sw,
@@ -512,6 +639,62 @@ static uint32_t live_ends(const struct dqr_reroute *rr,
 	return n;
 }
 
+/*
+ * The switches whose route to lid is broken.  When the fault's dead
+ * ports carry the DLID, those switches and everything upstream of them
+ * (found through the neighbours' entries, O(broken x radix)); otherwise
+ * (entries never routed, or no fault given) one walk of every switch.
+ */
+static void find_broken(struct dqr_reroute *rr, const struct dqr_fabric *f,
+			const struct dqr_lfts *t, uint32_t lid)
+{
+	uint32_t i, sw, p, q;
+
+	rr->num_broken = 0;
+	for (i = 0; i < rr->num_dead; i++) {
+		const struct dqr_port *dp = &f->ports[rr->dead[i]];
+
+		sw = f->nodes[dp->node].sw_index;
+		if (dqr_lft_get(t, sw, lid) != dp->num ||
+		    sw_state(rr, sw) == SW_BROKEN)
+			continue;
+		set_state(rr, sw, SW_BROKEN);
+		rr->broken[rr->num_broken++] = sw;
+	}
+	if (!rr->num_broken) {
+		dqr_walk_dlid(f, t, lid, rr->st, rr->stack);
+		for (sw = 0; sw < f->num_switches; sw++) {
+			if (rr->st[sw].result == DQR_WALK_OK) {
+				set_state(rr, sw, SW_GOOD);
+				rr->cost[sw] = rr->st[sw].hops * COST_HOP;
+				rr->out[sw] = entry_channel(f, t, sw, lid);
+				continue;
+			}
+			set_state(rr, sw, SW_BROKEN);
+			rr->broken[rr->num_broken++] = sw;
+		}
+		return;
+	}
+	/* upstream: neighbours whose entry leads into a broken switch */
+	for (i = 0; i < rr->num_broken; i++) {
+		const struct dqr_node *n = &f->nodes[f->switches[rr->broken[i]]];
+
+		for (p = 1; p <= n->num_ports; p++) {
+			uint32_t r = f->ports[n->port_base + p].remote;
+
+			if (r == DQR_NONE || !dqr_is_switch(f, f->ports[r].node))
+				continue;
+			sw = f->nodes[f->ports[r].node].sw_index;
+			q = f->ports[r].num;
+			if (dqr_lft_get(t, sw, lid) != q ||
+			    sw_state(rr, sw) == SW_BROKEN)
+				continue;
+			set_state(rr, sw, SW_BROKEN);
+			rr->broken[rr->num_broken++] = sw;
+		}
+	}
+}
+
 static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		       struct dqr_lfts *t, struct dqr_dyn_order *cl,
 		       const struct dqr_reroute_opts *o, uint32_t lid,
@@ -523,23 +706,15 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	if (owner == DQR_NONE)
 		return 0;
 	st->lids++;
-	dqr_walk_dlid(f, t, lid, rr->st, rr->stack);
-	rr->num_broken = 0;
-	for (sw = 0; sw < f->num_switches; sw++) {
-		if (rr->st[sw].result == DQR_WALK_OK) {
-			rr->state[sw] = SW_GOOD;
-			rr->cost[sw] = rr->st[sw].hops * COST_HOP;
-			rr->out[sw] = entry_channel(f, t, sw, lid);
-		} else {
-			rr->state[sw] = SW_BROKEN;
-			rr->broken[rr->num_broken++] = sw;
-			st->broken_pairs += 1 + live_ends(rr, cl, sw, owner);
-		}
-	}
+	next_epoch(rr, f->num_switches);
+	find_broken(rr, f, t, lid);
 	if (!rr->num_broken)
 		return 0;
 	st->lids_broken++;
 	st->broken += rr->num_broken;
+	for (i = 0; i < rr->num_broken; i++)
+		st->broken_pairs += 1 + live_ends(rr, cl, rr->broken[i],
+						  owner);
 
 	own_sw = dqr_ingress_switch(f, owner);
 	rr->heap_len = 0;
@@ -560,8 +735,9 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 				    !dqr_is_switch(f, f->ports[r].node))
 					continue;
 				via = f->nodes[f->ports[r].node].sw_index;
-				if (rr->state[via] != SW_GOOD ||
-				    !usable(f, cl, ch))
+				if (sw_state(rr, via) == SW_BROKEN ||
+				    !usable(f, cl, ch) ||
+				    !good(rr, f, t, lid, owner, via))
 					continue;
 				if (push_candidate(rr, f, t, cl, o, lid, owner,
 						   sw, ch, via, st))
@@ -571,16 +747,18 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 
 	while (rr->heap_len) {
 		c = heap_pop(rr);
-		if (rr->state[c.sw] != SW_BROKEN)
+		if (sw_state(rr, c.sw) != SW_BROKEN)
 			continue;
 		if (commit_candidate(rr, cl, &c, owner, st)) {
 			st->refused++;
 			continue;
 		}
-		rr->state[c.sw] = SW_SETTLED;
+		set_state(rr, c.sw, SW_SETTLED);
 		rr->cost[c.sw] = c.cost;
 		rr->out[c.sw] = c.ch;
 		if (dqr_lft_get(t, c.sw, lid) != port_of(f, c.ch)) {
+			if (log_change(rr, c.sw, lid, dqr_lft_get(t, c.sw, lid)))
+				return -1;
 			dqr_lft_set(t, c.sw, lid, port_of(f, c.ch));
 			st->changed++;
 		}
@@ -590,7 +768,7 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 
 	for (i = 0; i < rr->num_broken; i++) {
 		sw = rr->broken[i];
-		if (rr->state[sw] == SW_SETTLED)
+		if (sw_state(rr, sw) == SW_SETTLED)
 			continue;
 		if (own_sw == DQR_NONE || rr->comp[sw] != rr->comp[own_sw])
 			st->disconnected++;
@@ -612,7 +790,8 @@ int dqr_reroute_run(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	int ret = 0;
 
 	memset(st, 0, sizeof(*st));
-	sync_channels(f, cl, st);
+	rr->num_changes = 0;
+	sync_channels(rr, f, cl, st);
 	switch_components(rr, f);
 	if (o->plugin && o->plugin(o->plugin_arg, f, t, cl) < 0)
 		ret = -1;

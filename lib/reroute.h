@@ -39,8 +39,8 @@ enum dqr_mode {
 };
 
 enum dqr_turns {
-	DQR_TURNS_EACH = 0,	/* judge a candidate's turns one by one */
-	DQR_TURNS_PATH,		/* judge them together on the live list */
+	DQR_TURNS_EACH = 0,	/* rank candidates by each turn's place */
+	DQR_TURNS_PATH,		/* rank them by trying their turns together */
 };
 
 struct dqr_reroute_opts {
@@ -103,6 +103,17 @@ int dqr_reroute_run(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		    struct dqr_lfts *t, struct dqr_dyn_order *cl,
 		    const struct dqr_reroute_opts *o, const uint32_t *lids,
 		    uint32_t nlids, struct dqr_reroute_stats *st);
+
+/* An entry the last run wrote, and what it held before. */
+struct dqr_change {
+	uint32_t sw;
+	uint32_t lid;
+	uint8_t old;
+};
+
+/* The entries the last dqr_reroute_run() wrote, in the order written. */
+const struct dqr_change *dqr_reroute_changes(const struct dqr_reroute *rr,
+					     uint32_t *n);
 
 /*
  * The DLIDs that a switch forwards through one of the given ports (global
