@@ -59,7 +59,7 @@ void dqr_options_init(struct dqr_options *o)
 	o->base = DQR_BASE_AUTO;
 	o->verify = 1;
 	o->mode = 0;		/* end-to-end */
-	o->turns = 1;		/* path */
+	o->turns = 0;		/* each */
 	o->fallback = DQR_FALLBACK_BASE;
 }
 

@@ -17,7 +17,7 @@ case "$line" in
 *) it_fail "expected ftree, acyclic: $line" ;;
 esac
 it_readback ca-0100 fabric
-it_judge fabric --pairs=ca
+it_judge fabric --pairs=all
 j="$W/fabric.json"
 it_expect_eq "switches seen" "$(json_num "$j" switches)" 54
 it_expect_eq "CA ports seen" "$(json_num "$j" end_ports)" 648

@@ -35,7 +35,7 @@ static void test_defaults(void)
 	CHECK_EQ(parse(" \t\n ", &o), 0);
 	CHECK_EQ(o.verify, 1);
 	dqr_options_format(&o, buf, sizeof(buf));
-	CHECK(!strcmp(buf, "base=auto verify=on mode=end-to-end turns=path "
+	CHECK(!strcmp(buf, "base=auto verify=on mode=end-to-end turns=each "
 		       "fallback=base"));
 }
 
@@ -54,7 +54,7 @@ static void test_valid(void)
 	CHECK_EQ(o.verify, 0);
 	dqr_options_format(&o, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "base=ftree verify=off mode=end-to-end "
-		       "turns=path fallback=base"));
+		       "turns=each fallback=base"));
 
 	CHECK_EQ(parse("mode=local turns=each fallback=none", &o), 0);
 	CHECK_EQ(o.mode, 1);
