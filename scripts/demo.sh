@@ -52,7 +52,7 @@ n=$(it_count "dqr: reconfiguration [0-9]+ \(")
 it_ibsim_cmd "Unlink $link"
 it_wait_log "dqr: reconfiguration [0-9]+ \(" $((n + 1))
 it_settle
-grep -h "Trap\|dqr: reconf\|dqr: recon\|ERR DQ" "$W/osm.log" |
+grep -h "num:128\|dqr: reconf\|ERR DQ" "$W/osm.log" |
 	sed 's/^.* -> //'
 
 section "DQR's report (JSON, $W/dqr-reconfig.log)"
