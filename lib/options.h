@@ -63,7 +63,7 @@ struct dqr_options {
 	int fallback;	/* enum dqr_fallback */
 };
 
-/* The defaults: base=auto verify=on mode=end-to-end turns=path
+/* The defaults: base=auto verify=on mode=end-to-end turns=each
  * fallback=base. */
 void dqr_options_init(struct dqr_options *o);
 

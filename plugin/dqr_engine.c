@@ -213,7 +213,10 @@ static int dqr_build_lid_matrices(void *context)
 {
 	struct dqr_ctx *ctx = context;
 
+	double t0 = dqr_now_ms();
+
 	ctx->pass_dqr = !dqr_plan_pass(ctx);
+	ctx->ms_plan = dqr_now_ms() - t0;
 	if (ctx->pass_dqr)
 		/* DQR keeps the tables; OpenSM's hop counts serve the SA */
 		return osm_ucast_mgr_build_lid_matrices(
@@ -233,6 +236,7 @@ static int dqr_build_fwd_tables(void *context)
 		if (!ret)
 			return 0;
 		/* fallback: the base engine routes from scratch */
+		dqr_recon_drop(ctx);
 		if (dqr_bases_lid_matrices(&ctx->bases, ctx->opts.base))
 			return -1;
 	}

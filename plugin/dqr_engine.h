@@ -53,6 +53,7 @@ struct dqr_ctx {
 
 	/* decided by the first step of a pass, used by the second */
 	int pass_dqr;
+	double ms_plan;		/* modelling and projecting, step 1 */
 	struct dqr_fabric *proj;
 	struct dqr_topo_diff diff;
 };

@@ -94,7 +94,9 @@ int dqr_plan_pass(struct dqr_ctx *ctx)
 	if (dqr_subnet_model_build(&ctx->osm->subn, &cur, &ignored, &ms, err,
 				   sizeof(err))) {
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ11: dqr: cannot model the "
-			"subnet (%s); routing from scratch\n", err);
+			"subnet (%s); the base engine routes from scratch and "
+			"the change of tables is NOT guaranteed deadlock "
+			"free\n", err);
 		return -1;
 	}
 	dqr_lfts_free(ignored);
@@ -177,12 +179,12 @@ int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 	       (size_t)ctx->lfts->num_switches * ctx->lfts->lid_count);
 	dqr_write_new_lft(ctx, ctx->recon.cur);
 	OSM_LOG(log, OSM_LOG_INFO, "dqr: channel list of %u channels built "
-		"in %.0f us; %" PRIu64 " entries the base left unrouted "
-		"filled (%" PRIu64 " for %" PRIu64 " LIDs), %" PRIu64
-		" turns enabled, %" PRIu64 " left without a legal route, in "
-		"%.0f us\n", ctx->recon.cl->len, res.us_list, res.rs.changed,
-		res.rs.broken, res.rs.lids_broken, res.rs.turns,
-		res.rs.holes + res.rs.failed, res.us_total);
+		"in %.0f us; of %" PRIu64 " entries the base left unrouted "
+		"(for %" PRIu64 " LIDs) DQR filled %" PRIu64 ", enabling %"
+		PRIu64 " turns, and found no legal route for %" PRIu64
+		", in %.0f us\n", ctx->recon.cl->len, res.us_list,
+		res.rs.broken, res.rs.lids_broken, res.rs.changed,
+		res.rs.turns, res.rs.holes + res.rs.failed, res.us_total);
 	return 0;
 }
 
@@ -202,15 +204,25 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	int ret, bad;
 
 	reroute_opts(ctx, &o);
-	ctx->reconfigs++;
 	ret = dqr_recon_update(&ctx->recon, ctx->proj, &ctx->diff, &o, &res);
+	if (ret == DQR_RECON_OK && !res.ports_failed &&
+	    !res.ports_recovered && !res.diff.entries) {
+		/* a re-route without a change of cabling: nothing to do */
+		OSM_LOG(log, OSM_LOG_VERBOSE, "dqr: routing pass without a "
+			"change of cabling; tables unchanged\n");
+		dqr_write_new_lft(ctx, ctx->recon.cur);
+		return 0;
+	}
+	ctx->reconfigs++;
 	if (ret == DQR_RECON_NOMEM) {
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ15: dqr: out of memory "
 			"rerouting; falling back to base routing\n");
 		return -1;
 	}
 	if (ret == DQR_RECON_FAILED) {
-		dqr_log_reconfig(ctx, &res, "no legal route");
+		dqr_log_reconfig(ctx, &res, ctx->opts.fallback ==
+				 DQR_FALLBACK_BASE ? "no legal route, not uploaded" :
+				 "no legal route");
 		if (ctx->opts.fallback == DQR_FALLBACK_BASE) {
 			OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ16: dqr: no "
 				"deadlock-free route within the channel list "
@@ -237,12 +249,13 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	keep_pass(ctx, f, t);
 	snprintf(what, sizeof(what), "reconfiguration %" PRIu64,
 		 ctx->reconfigs);
-	bad = ctx->opts.verify ? dqr_judge(ctx, what, 0.0, 0) : 0;
+	bad = ctx->opts.verify ? dqr_judge(ctx, what, ctx->ms_plan, 0) : 0;
 	if (bad > 0) {
 		/* DQR admits no such table: this is a bug, say so loudly */
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ18: dqr: the verifier "
-			"rejects the tables of %s; not uploading them, "
-			"falling back to base routing\n", what);
+			"rejects the tables of %s; not uploading them: the "
+			"base engine routes from scratch and the change of "
+			"tables is NOT guaranteed deadlock free\n", what);
 		return -1;
 	}
 	if (ret == DQR_RECON_OK)
