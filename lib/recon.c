@@ -191,7 +191,8 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 	back = malloc(sizeof(uint32_t) * (r->num_down + 1));
 	if (!down || !fresh || !back)
 		goto out;
-	memcpy(down, d->missing_ports, sizeof(uint32_t) * nd);
+	if (nd)
+		memcpy(down, d->missing_ports, sizeof(uint32_t) * nd);
 	qsort(down, nd, sizeof(uint32_t), cmp_u32);
 	nf = minus(down, nd, r->down, r->num_down, fresh);
 	nb = minus(r->down, r->num_down, down, nd, back);
