@@ -29,7 +29,8 @@ struct dqr_lfts *dqr_lfts_clone(const struct dqr_lfts *t)
 	struct dqr_lfts *c = dqr_lfts_new(t->num_switches, t->lid_count);
 
 	if (c)
-		memcpy(c->port, t->port, (size_t)t->num_switches * t->lid_count);
+		memcpy(c->port, t->port,
+		       (size_t)t->num_switches * t->lid_count);
 	return c;
 }
 

@@ -25,7 +25,7 @@ struct reader {
 	uint32_t *section_line;	/* switch index -> its header line, 0 */
 	uint32_t *seen;		/* LID -> last section listing it, 0 */
 	uint32_t section;	/* 1-based number of the current section */
-	uint32_t sw;		/* switch of the current section, DQR_NONE */
+	uint32_t sw;		/* the current section's switch, or NONE */
 };
 
 const char *dqr_lft_format_name(int format)

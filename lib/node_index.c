@@ -19,7 +19,7 @@ struct name_slot {
 };
 
 struct guid_slot {
-	uint64_t guid;		/* 0 when empty: GUID 0 is never indexed */
+	uint64_t guid;		/* 0 when empty: GUID 0 is not indexed */
 	uint32_t node;
 };
 

@@ -9,11 +9,11 @@
  * row-major table is touched one cache line per (switch, target), not one
  * per entry.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "ref_routing.h"
 #include "route_walk.h"
 
@@ -28,20 +28,6 @@ static const char *const ref_names[DQR_REF_NUM_KINDS] = {
 	[DQR_REF_ECUBE] = "ecube",
 	[DQR_REF_UPDN] = "updn",
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 const char *dqr_ref_name(enum dqr_ref_kind kind)
 {
@@ -778,8 +764,8 @@ static int check_places(const struct dqr_gen_spec *s,
 			break;
 		}
 		if (bad) {
-			set_err(err, errlen, "place of switch %u does not fit "
-				"the spec", i);
+			dqr_set_err(err, errlen, "place of switch %u does "
+				    "not fit the spec", i);
 			return -1;
 		}
 	}
@@ -794,7 +780,7 @@ static int check_kind(const struct dqr_gen_spec *s, enum dqr_ref_kind kind,
 	if (kind == DQR_REF_UPDN)
 		return 0;
 	if (!s) {
-		set_err(err, errlen, "routing %s needs the generator spec",
+		dqr_set_err(err, errlen, "routing %s needs the generator spec",
 			dqr_ref_name(kind));
 		return -1;
 	}
@@ -817,7 +803,7 @@ static int check_kind(const struct dqr_gen_spec *s, enum dqr_ref_kind kind,
 		char buf[64];
 
 		dqr_gen_format(s, buf, sizeof(buf));
-		set_err(err, errlen, "routing %s does not apply to %s",
+		dqr_set_err(err, errlen, "routing %s does not apply to %s",
 			dqr_ref_name(kind), buf);
 		return -1;
 	}
@@ -838,11 +824,11 @@ int dqr_ref_route(const struct dqr_fabric *f, const struct dqr_gen_spec *spec,
 	if (kind == DQR_REF_AUTO)
 		kind = dqr_ref_auto(spec);
 	if ((unsigned)kind >= DQR_REF_NUM_KINDS) {
-		set_err(err, errlen, "unknown routing %d", (int)kind);
+		dqr_set_err(err, errlen, "unknown routing %d", (int)kind);
 		return -1;
 	}
 	if (!f->finished) {
-		set_err(err, errlen, "fabric not finished");
+		dqr_set_err(err, errlen, "fabric not finished");
 		return -1;
 	}
 	if (check_kind(spec, kind, err, errlen))
@@ -851,9 +837,9 @@ int dqr_ref_route(const struct dqr_fabric *f, const struct dqr_gen_spec *spec,
 		if (dqr_gen_count(spec, &c, err, errlen))
 			return -1;
 		if (c.switches != f->num_switches) {
-			set_err(err, errlen, "fabric has %u switches, the spec "
-				"%llu", f->num_switches,
-				(unsigned long long)c.switches);
+			dqr_set_err(err, errlen, "fabric has %u switches, the "
+				    "spec %llu", f->num_switches,
+				    (unsigned long long)c.switches);
 			return -1;
 		}
 		if (!places)
@@ -884,7 +870,7 @@ int dqr_ref_route(const struct dqr_fabric *f, const struct dqr_gen_spec *spec,
 	ret = 0;
 	goto out;
 nomem:
-	set_err(err, errlen, "out of memory");
+	dqr_set_err(err, errlen, "out of memory");
 out:
 	dqr_lfts_free(r.t);
 	updn_free(&r.u);

@@ -58,7 +58,7 @@ struct dqr_reroute {
 	/* switch ports whose link is gone, from sync_channels() */
 	uint32_t *dead, num_dead;
 	uint32_t *cost;
-	uint32_t *out;		/* channel used for the DLID, DQR_NONE: self */
+	uint32_t *out;		/* channel for the DLID, DQR_NONE: self */
 	uint32_t *broken;	/* the broken switches of one DLID */
 	uint32_t num_broken;
 
@@ -677,12 +677,14 @@ static void find_broken(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	}
 	/* upstream: neighbours whose entry leads into a broken switch */
 	for (i = 0; i < rr->num_broken; i++) {
-		const struct dqr_node *n = &f->nodes[f->switches[rr->broken[i]]];
+		uint32_t node = f->switches[rr->broken[i]];
+		const struct dqr_node *n = &f->nodes[node];
 
 		for (p = 1; p <= n->num_ports; p++) {
 			uint32_t r = f->ports[n->port_base + p].remote;
 
-			if (r == DQR_NONE || !dqr_is_switch(f, f->ports[r].node))
+			if (r == DQR_NONE ||
+			    !dqr_is_switch(f, f->ports[r].node))
 				continue;
 			sw = f->nodes[f->ports[r].node].sw_index;
 			q = f->ports[r].num;
@@ -701,6 +703,7 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		       struct dqr_reroute_stats *st)
 {
 	uint32_t owner = dqr_lid_owner(f, lid), own_sw, sw, i;
+	uint8_t old;
 	struct cand c;
 
 	if (owner == DQR_NONE)
@@ -756,8 +759,9 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		set_state(rr, c.sw, SW_SETTLED);
 		rr->cost[c.sw] = c.cost;
 		rr->out[c.sw] = c.ch;
-		if (dqr_lft_get(t, c.sw, lid) != port_of(f, c.ch)) {
-			if (log_change(rr, c.sw, lid, dqr_lft_get(t, c.sw, lid)))
+		old = dqr_lft_get(t, c.sw, lid);
+		if (old != port_of(f, c.ch)) {
+			if (log_change(rr, c.sw, lid, old))
 				return -1;
 			dqr_lft_set(t, c.sw, lid, port_of(f, c.ch));
 			st->changed++;

@@ -101,7 +101,7 @@ void dqr_walk_dlid(const struct dqr_fabric *f, const struct dqr_lfts *t,
 				break;
 		}
 		if (n != DQR_NONE && st[n].result == WALK_ACTIVE) {
-			/* n is on this very stack: the entries from n on loop */
+			/* n is on this stack: the entries from n on loop */
 			for (i = top; i-- > 0;) {
 				st[stack[i]].on_loop = 1;
 				if (stack[i] == n)

@@ -2,11 +2,11 @@
  * topo_gen.c - generated fabrics (see topo_gen.h for the spec grammar and
  * the port numbering of every topology).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "topo_gen.h"
 
 /* ibsim's first GUIDs; the writer then needs no guid lines (topo_gen.h) */
@@ -15,20 +15,6 @@
 
 /* keeps every product below in 64 bits while parsing */
 #define GEN_MAX_NUMBER 1000000u
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static const char *kind_name(enum dqr_gen_kind kind)
 {
@@ -83,17 +69,17 @@ static int check_tree(const struct dqr_gen_spec *s, struct dqr_gen_counts *c,
 
 	if (s->kind == DQR_GEN_KARY) {
 		if (s->k < 2) {
-			set_err(err, errlen,
+			dqr_set_err(err, errlen,
 				"kary: K must be at least 2 (got %u)", s->k);
 			return -1;
 		}
 		if (s->n < 1) {
-			set_err(err, errlen,
+			dqr_set_err(err, errlen,
 				"kary: N must be at least 1 (got %u)", s->n);
 			return -1;
 		}
 		if (2 * s->k > DQR_MAX_PORTS) {
-			set_err(err, errlen,
+			dqr_set_err(err, errlen,
 				"kary: K=%u needs %u-port switches, at most %u",
 				s->k, 2 * s->k, DQR_MAX_PORTS);
 			return -1;
@@ -105,7 +91,7 @@ static int check_tree(const struct dqr_gen_spec *s, struct dqr_gen_counts *c,
 				break;
 		}
 		if (kn1 > DQR_MAX_LID || s->n > 16) {
-			set_err(err, errlen,
+			dqr_set_err(err, errlen,
 				"kary:%u,%u has more nodes than the %u unicast "
 				"LIDs", s->k, s->n, DQR_MAX_LID);
 			return -1;
@@ -116,13 +102,13 @@ static int check_tree(const struct dqr_gen_spec *s, struct dqr_gen_counts *c,
 		return 0;
 	}
 	if (s->radix < 2 || s->radix % 2) {
-		set_err(err, errlen,
+		dqr_set_err(err, errlen,
 			"%s: R must be even and at least 2 (got %u)",
 			kind_name(s->kind), s->radix);
 		return -1;
 	}
 	if (s->radix > DQR_MAX_PORTS) {
-		set_err(err, errlen, "%s: R=%u exceeds %u switch ports",
+		dqr_set_err(err, errlen, "%s: R=%u exceeds %u switch ports",
 			kind_name(s->kind), s->radix, DQR_MAX_PORTS);
 		return -1;
 	}
@@ -147,14 +133,14 @@ static int check_direct(const struct dqr_gen_spec *s,
 
 	if (s->kind == DQR_GEN_HYPERCUBE) {
 		if (s->ndims < 1) {
-			set_err(err, errlen,
+			dqr_set_err(err, errlen,
 				"hypercube: D must be at least 1 (got %u)",
 				s->ndims);
 			return -1;
 		}
 		/* 2^16 switches alone exceed the LID space */
 		if (s->ndims > 15) {
-			set_err(err, errlen,
+			dqr_set_err(err, errlen,
 				"hypercube:%u has more switches than the %u "
 				"unicast LIDs", s->ndims, DQR_MAX_LID);
 			return -1;
@@ -163,14 +149,14 @@ static int check_direct(const struct dqr_gen_spec *s,
 		links = s->ndims * (n / 2);
 	} else {
 		if (s->ndims < 1 || s->ndims > DQR_GEN_MAX_DIMS) {
-			set_err(err, errlen,
+			dqr_set_err(err, errlen,
 				"%s: 1 to %u dimensions, got %u", name,
 				DQR_GEN_MAX_DIMS, s->ndims);
 			return -1;
 		}
 		for (d = 0; d < s->ndims; d++) {
 			if (s->dims[d] < 1 || s->dims[d] > GEN_MAX_NUMBER) {
-				set_err(err, errlen,
+				dqr_set_err(err, errlen,
 					"%s: size %u of dimension %u out of "
 					"range", name, s->dims[d], d + 1);
 				return -1;
@@ -187,13 +173,14 @@ static int check_direct(const struct dqr_gen_spec *s,
 		}
 	}
 	if (switch_ports(s) < 1 || switch_ports(s) > DQR_MAX_PORTS) {
-		set_err(err, errlen,
+		dqr_set_err(err, errlen,
 			"%s: %u CAs per switch need %u switch ports, at "
-			"most %u", name, s->cas, switch_ports(s), DQR_MAX_PORTS);
+			"most %u", name, s->cas, switch_ports(s),
+			DQR_MAX_PORTS);
 		return -1;
 	}
 	if (n > DQR_MAX_LID) {
-		set_err(err, errlen,
+		dqr_set_err(err, errlen,
 			"%s: %llu switches exceed the %u unicast LIDs", name,
 			(unsigned long long)n, DQR_MAX_LID);
 		return -1;
@@ -212,15 +199,16 @@ int dqr_gen_count(const struct dqr_gen_spec *s, struct dqr_gen_counts *c,
 
 	memset(c, 0, sizeof(*c));
 	if (!kind_name(s->kind)) {
-		set_err(err, errlen, "unknown topology kind %d", (int)s->kind);
+		dqr_set_err(err, errlen, "unknown topology kind %d",
+			    (int)s->kind);
 		return -1;
 	}
 	if (s->lmc > 7) {
-		set_err(err, errlen, "lmc=%u: LMC is 0 to 7", s->lmc);
+		dqr_set_err(err, errlen, "lmc=%u: LMC is 0 to 7", s->lmc);
 		return -1;
 	}
 	if (!is_direct(s->kind) && s->cas != 0) {
-		set_err(err, errlen,
+		dqr_set_err(err, errlen,
 			"%s: the CA count is fixed by the topology, cas= is "
 			"for mesh, torus and hypercube", kind_name(s->kind));
 		return -1;
@@ -236,7 +224,7 @@ int dqr_gen_count(const struct dqr_gen_spec *s, struct dqr_gen_counts *c,
 	first = (c->switches + 1 + block - 1) / block * block;
 	c->max_lid = c->cas ? first + c->cas * block - 1 : c->switches;
 	if (c->max_lid > DQR_MAX_LID) {
-		set_err(err, errlen,
+		dqr_set_err(err, errlen,
 			"%llu switches and %llu CAs (LMC %u) need LIDs up to "
 			"%llu, beyond the last unicast LID %u",
 			(unsigned long long)c->switches,
@@ -278,7 +266,7 @@ static int parse_params(const char **pp, struct dqr_gen_spec *s,
 	case DQR_GEN_KARY:
 		if (parse_num(&p, &s->k) || *p++ != ',' ||
 		    parse_num(&p, &s->n)) {
-			set_err(err, errlen, "kary wants kary:K,N, e.g. "
+			dqr_set_err(err, errlen, "kary wants kary:K,N, e.g. "
 				"kary:4,3");
 			return -1;
 		}
@@ -286,7 +274,7 @@ static int parse_params(const char **pp, struct dqr_gen_spec *s,
 	case DQR_GEN_FATTREE2:
 	case DQR_GEN_FATTREE3:
 		if (parse_num(&p, &s->radix)) {
-			set_err(err, errlen, "%s wants %s:R, e.g. %s:36",
+			dqr_set_err(err, errlen, "%s wants %s:R, e.g. %s:36",
 				name, name, name);
 			return -1;
 		}
@@ -295,13 +283,13 @@ static int parse_params(const char **pp, struct dqr_gen_spec *s,
 	case DQR_GEN_TORUS:
 		for (d = 0; ; d++) {
 			if (d == DQR_GEN_MAX_DIMS) {
-				set_err(err, errlen,
+				dqr_set_err(err, errlen,
 					"%s: at most %u dimensions", name,
 					DQR_GEN_MAX_DIMS);
 				return -1;
 			}
 			if (parse_num(&p, &s->dims[d])) {
-				set_err(err, errlen, "%s wants %s:AxB or "
+				dqr_set_err(err, errlen, "%s wants %s:AxB or "
 					"%s:AxBxC, e.g. %s:4x4", name, name,
 					name, name);
 				return -1;
@@ -314,7 +302,7 @@ static int parse_params(const char **pp, struct dqr_gen_spec *s,
 		break;
 	case DQR_GEN_HYPERCUBE:
 		if (parse_num(&p, &s->ndims)) {
-			set_err(err, errlen, "hypercube wants hypercube:D, "
+			dqr_set_err(err, errlen, "hypercube wants hypercube:D, "
 				"e.g. hypercube:4");
 			return -1;
 		}
@@ -334,7 +322,7 @@ static int parse_options(const char *p, struct dqr_gen_spec *s,
 		int *seen;
 
 		if (*p != ',') {
-			set_err(err, errlen, "unexpected \"%s\"", p);
+			dqr_set_err(err, errlen, "unexpected \"%s\"", p);
 			return -1;
 		}
 		p++;
@@ -345,18 +333,18 @@ static int parse_options(const char *p, struct dqr_gen_spec *s,
 			v = &s->lmc;
 			seen = &seen_lmc;
 		} else {
-			set_err(err, errlen, "unknown option \"%s\" (cas=N or "
-				"lmc=N)", p);
+			dqr_set_err(err, errlen, "unknown option \"%s\" "
+				    "(cas=N or lmc=N)", p);
 			return -1;
 		}
 		if (*seen) {
-			set_err(err, errlen, "option %.3s given twice", p);
+			dqr_set_err(err, errlen, "option %.3s given twice", p);
 			return -1;
 		}
 		*seen = 1;
 		p += 4;
 		if (parse_num(&p, v) || (*p && *p != ',')) {
-			set_err(err, errlen, "option %.3s wants a number",
+			dqr_set_err(err, errlen, "option %.3s wants a number",
 				p - 4);
 			return -1;
 		}
@@ -380,9 +368,9 @@ int dqr_gen_parse(const char *spec, struct dqr_gen_spec *s,
 
 	memset(s, 0, sizeof(*s));
 	if (!spec || !(colon = strchr(spec, ':'))) {
-		set_err(err, errlen, "spec \"%s\" is not KIND:PARAMS (kinds: "
-			"kary, fattree2, fattree3, mesh, torus, hypercube)",
-			spec ? spec : "");
+		dqr_set_err(err, errlen, "spec \"%s\" is not KIND:PARAMS "
+			    "(kinds: kary, fattree2, fattree3, mesh, torus, "
+			    "hypercube)", spec ? spec : "");
 		return -1;
 	}
 	len = (size_t)(colon - spec);
@@ -395,9 +383,9 @@ int dqr_gen_parse(const char *spec, struct dqr_gen_spec *s,
 		}
 	}
 	if (!s->kind) {
-		set_err(err, errlen, "unknown topology kind \"%.*s\" (kinds: "
-			"kary, fattree2, fattree3, mesh, torus, hypercube)",
-			(int)len, spec);
+		dqr_set_err(err, errlen, "unknown topology kind \"%.*s\" "
+			    "(kinds: kary, fattree2, fattree3, mesh, torus, "
+			    "hypercube)", (int)len, spec);
 		return -1;
 	}
 	p = colon + 1;
@@ -449,7 +437,7 @@ static int add_switch(struct gen *g, const char *name,
 				   GEN_SWITCH_GUID + j, name);
 	if (node == DQR_NONE || node != j ||
 	    dqr_fabric_set_lid(g->f, node, 0, j + 1, 0)) {
-		set_err(g->err, g->errlen, "cannot add switch %s", name);
+		dqr_set_err(g->err, g->errlen, "cannot add switch %s", name);
 		return -1;
 	}
 	dqr_fabric_set_port_guid(g->f, node, 0, GEN_SWITCH_GUID + j);
@@ -487,7 +475,7 @@ static int add_ca(struct gen *g, uint32_t sw, unsigned sw_port)
 			       g->first_ca_lid + (c << g->s->lmc),
 			       g->s->lmc) ||
 	    dqr_fabric_link(g->f, node, 1, sw, sw_port)) {
-		set_err(g->err, g->errlen, "cannot add CA %s", name);
+		dqr_set_err(g->err, g->errlen, "cannot add CA %s", name);
 		return -1;
 	}
 	dqr_fabric_set_port_guid(g->f, node, 1, guid + 1);
@@ -500,7 +488,7 @@ static int cable(struct gen *g, uint32_t a, unsigned pa, uint32_t b,
 {
 	if (!dqr_fabric_link(g->f, a, pa, b, pb))
 		return 0;
-	set_err(g->err, g->errlen, "cannot cable %s[%u] to %s[%u]",
+	dqr_set_err(g->err, g->errlen, "cannot cable %s[%u] to %s[%u]",
 		dqr_node_name(g->f, a), pa, dqr_node_name(g->f, b), pb);
 	return -1;
 }
@@ -702,7 +690,7 @@ struct dqr_fabric *dqr_gen_build_places(const struct dqr_gen_spec *s,
 	if (places)
 		g.places = calloc(g.c.switches, sizeof(*g.places));
 	if (!g.f || (places && !g.places)) {
-		set_err(err, errlen, "out of memory");
+		dqr_set_err(err, errlen, "out of memory");
 		goto fail;
 	}
 	switch (s->kind) {

@@ -137,7 +137,8 @@ void dqr_print_report_json(FILE *out, const struct dqr_fabric *f,
 		r->dependencies);
 	for (k = 0; k < DQR_PAIR_NUM_KINDS; k++)
 		fprintf(out, "%s\"%s\":{\"total\":%" PRIu64 ",\"unreachable\":"
-			"%" PRIu64 ",\"disconnected\":%" PRIu64 ",\"judged\":%s}",
+			"%" PRIu64 ",\"disconnected\":%" PRIu64
+			",\"judged\":%s}",
 			k ? "," : "", dqr_pair_kind_name(k), r->pairs[k],
 			r->unreachable[k], r->disconnected[k],
 			kinds & (1u << k) ? "true" : "false");

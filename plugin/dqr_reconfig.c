@@ -220,14 +220,16 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 		return -1;
 	}
 	if (ret == DQR_RECON_FAILED) {
-		dqr_log_reconfig(ctx, &res, ctx->opts.fallback ==
-				 DQR_FALLBACK_BASE ? "no legal route, not uploaded" :
+		dqr_log_reconfig(ctx, &res,
+				 ctx->opts.fallback == DQR_FALLBACK_BASE ?
+				 "no legal route, not uploaded" :
 				 "no legal route");
 		if (ctx->opts.fallback == DQR_FALLBACK_BASE) {
 			OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ16: dqr: no "
 				"deadlock-free route within the channel list "
-				"for %" PRIu64 " entries of connected switches; "
-				"fallback=base: the base engine routes the "
+				"for %" PRIu64 " entries of connected "
+				"switches; fallback=base: the base engine "
+				"routes the "
 				"whole fabric, and the change of tables is NOT "
 				"guaranteed deadlock free\n", res.rs.failed);
 			return -1;

@@ -45,7 +45,8 @@ static int update(struct dqr_recon *r, const struct dqr_fabric *cur,
 
 static int same(const struct dqr_lfts *a, const struct dqr_lfts *b)
 {
-	return !memcmp(a->port, b->port, (size_t)a->num_switches * a->lid_count);
+	return !memcmp(a->port, b->port,
+		       (size_t)a->num_switches * a->lid_count);
 }
 
 static void test_fail_fail_recover(void)

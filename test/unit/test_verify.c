@@ -29,7 +29,8 @@ static void test_clockwise(void)
 	CHECK_EQ(r.hops_min, 1);
 	CHECK_EQ(r.hops_max, 5);
 	/* (24 + 48 + 40 + 40) hops over 56 pairs */
-	CHECK(r.hops_mean > 152.0 / 56 - 1e-9 && r.hops_mean < 152.0 / 56 + 1e-9);
+	CHECK(r.hops_mean > 152.0 / 56 - 1e-9 &&
+	      r.hops_mean < 152.0 / 56 + 1e-9);
 	CHECK_EQ(r.cycle_found, 1);
 	CHECK_EQ(r.cycle.len, N);
 	CHECK(!dqr_verify_ok(&r, DQR_PAIRS_ALL));
