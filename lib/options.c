@@ -37,6 +37,7 @@ const char *dqr_base_engine_name(int base)
 const char *const dqr_mode_names[] = { "end-to-end", "local", NULL };
 const char *const dqr_turns_names[] = { "each", "path", NULL };
 const char *const dqr_fallback_names[] = { "base", "none", NULL };
+const char *const dqr_transition_names[] = { "ordered", "oneshot", NULL };
 
 static const struct dqr_opt_spec dqr_option_table[] = {
 	{ "base", DQR_OPT_CHOICE, offsetof(struct dqr_options, base),
@@ -49,6 +50,11 @@ static const struct dqr_opt_spec dqr_option_table[] = {
 	  dqr_turns_names, 0, 0 },
 	{ "fallback", DQR_OPT_CHOICE, offsetof(struct dqr_options, fallback),
 	  dqr_fallback_names, 0, 0 },
+	{ "transition", DQR_OPT_CHOICE,
+	  offsetof(struct dqr_options, transition), dqr_transition_names,
+	  0, 0 },
+	{ "drain_ms", DQR_OPT_UINT, offsetof(struct dqr_options, drain_ms),
+	  NULL, 0, DQR_DRAIN_MAX },
 };
 
 #define NUM_OPTIONS (sizeof(dqr_option_table) / sizeof(dqr_option_table[0]))
@@ -61,6 +67,8 @@ void dqr_options_init(struct dqr_options *o)
 	o->mode = 0;		/* end-to-end */
 	o->turns = 0;		/* each */
 	o->fallback = DQR_FALLBACK_BASE;
+	o->transition = DQR_TRANSITION_ORDERED;
+	o->drain_ms = DQR_DRAIN_AUTO;
 }
 
 int dqr_options_parse(const char *str, struct dqr_options *o,
@@ -77,10 +85,18 @@ int dqr_options_parse(const char *str, struct dqr_options *o,
 
 void dqr_options_format(const struct dqr_options *o, char *buf, size_t len)
 {
-	snprintf(buf, len, "base=%s verify=%s mode=%s turns=%s fallback=%s",
+	char drain[16];
+
+	if (o->drain_ms == DQR_DRAIN_AUTO)
+		snprintf(drain, sizeof(drain), "auto");
+	else
+		snprintf(drain, sizeof(drain), "%u", o->drain_ms);
+	snprintf(buf, len, "base=%s verify=%s mode=%s turns=%s fallback=%s "
+		 "transition=%s drain_ms=%s",
 		 dqr_base_engine_name(o->base), o->verify ? "on" : "off",
 		 dqr_mode_names[o->mode], dqr_turns_names[o->turns],
-		 dqr_fallback_names[o->fallback]);
+		 dqr_fallback_names[o->fallback],
+		 dqr_transition_names[o->transition], drain);
 }
 
 /* ------------------------------------------------------------------ */

@@ -49,6 +49,16 @@ const char *dqr_base_engine_name(int base);
 extern const char *const dqr_mode_names[];	/* enum dqr_mode */
 extern const char *const dqr_turns_names[];	/* enum dqr_turns */
 extern const char *const dqr_fallback_names[];
+extern const char *const dqr_transition_names[];
+
+enum dqr_transition {
+	DQR_TRANSITION_ORDERED = 0,	/* staged, each stage checked */
+	DQR_TRANSITION_ONESHOT,		/* OpenSM's way: all at once */
+};
+
+/* drain_ms when not given: derived from the subnet (see osmdqr(8)) */
+#define DQR_DRAIN_AUTO 0xffffffffu
+#define DQR_DRAIN_MAX 600000u
 
 enum dqr_fallback {
 	DQR_FALLBACK_BASE = 0,	/* route everything with the base engine */
@@ -61,6 +71,8 @@ struct dqr_options {
 	int mode;	/* enum dqr_mode (reroute.h) */
 	int turns;	/* enum dqr_turns (reroute.h) */
 	int fallback;	/* enum dqr_fallback */
+	int transition;	/* enum dqr_transition */
+	unsigned drain_ms;	/* DQR_DRAIN_AUTO, or 0 .. DQR_DRAIN_MAX */
 };
 
 /* The defaults: base=auto verify=on mode=end-to-end turns=each

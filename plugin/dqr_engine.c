@@ -26,6 +26,10 @@ struct dqr_ctx *dqr_ctx_new(osm_opensm_t *osm, const struct dqr_options *o)
 	ctx->osm = osm;
 	ctx->opts = *o;
 	dqr_bases_init(&ctx->bases, osm);
+	if (dqr_xfer_init(ctx)) {
+		free(ctx);
+		return NULL;
+	}
 	return ctx;
 }
 
@@ -44,6 +48,7 @@ void dqr_ctx_free(struct dqr_ctx *ctx)
 {
 	if (!ctx)
 		return;
+	dqr_xfer_destroy(ctx);
 	dqr_bases_destroy(&ctx->bases);
 	dqr_recon_drop(ctx);
 	drop_last_pass(ctx);
@@ -110,11 +115,13 @@ static int base_pass(struct dqr_ctx *ctx)
 		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
 			"dqr: base %s: verify=off, filled %" PRIu64
 			" entries\n", base, filled);
+		dqr_hand_over(ctx, ctx->fabric, ctx->lfts, base);
 		return 0;
 	}
 	snprintf(what, sizeof(what), "base %s", base);
 	/* whatever the verdict, the base's own tables stand */
 	dqr_judge(ctx, what, ms, filled);
+	dqr_hand_over(ctx, ctx->fabric, ctx->lfts, what);
 	return 0;
 }
 
@@ -248,6 +255,7 @@ static void dqr_destroy(void *context)
 	struct dqr_ctx *ctx = context;
 
 	/* OpenSM frees the re right after this: forget it */
+	dqr_xfer_destroy(ctx);
 	dqr_bases_destroy(&ctx->bases);
 	dqr_recon_drop(ctx);
 	ctx->re = NULL;

@@ -26,7 +26,22 @@
 #include "options.h"
 #include "recon.h"
 #include "topo_diff.h"
+#include "transition.h"
 #include "verify.h"
+
+/* A change of tables in progress, one stage per routing pass. */
+struct dqr_xfer {
+	int active;
+	uint64_t id;
+	struct dqr_plan plan;
+	uint32_t next;			/* stages handed to OpenSM so far */
+	struct dqr_fabric *fabric;	/* the cabling it was planned for */
+	struct dqr_lfts *state;		/* the tables after those stages */
+	unsigned drain_ms;
+	double t_begin, t_stage, ms_drained;
+	cl_timer_t timer;
+	int timer_ready;
+};
 
 struct dqr_ctx {
 	osm_opensm_t *osm;
@@ -48,8 +63,10 @@ struct dqr_ctx {
 	/* DQR: valid while recon_ready */
 	struct dqr_recon recon;
 	int recon_ready;
-	struct dqr_node_index *ref_index;	/* GUID -> reference node */
 	uint64_t reconfigs;
+
+	struct dqr_xfer xfer;
+	uint64_t transitions;
 
 	/* decided by the first step of a pass, used by the second */
 	int pass_dqr;
@@ -71,7 +88,22 @@ void dqr_recon_drop(struct dqr_ctx *ctx);
 int dqr_plan_pass(struct dqr_ctx *ctx);
 int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled);
 int dqr_run_pass(struct dqr_ctx *ctx);
-void dqr_write_new_lft(struct dqr_ctx *ctx, const struct dqr_lfts *t);
+void dqr_write_tables(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		      const struct dqr_lfts *t);
+void dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		   const struct dqr_lfts *target, const char *what);
+struct dqr_lfts *dqr_read_held(struct dqr_ctx *ctx,
+			       const struct dqr_fabric *f);
+
+/* dqr_transition.c */
+int dqr_xfer_init(struct dqr_ctx *ctx);
+void dqr_xfer_destroy(struct dqr_ctx *ctx);
+unsigned dqr_xfer_drain_ms(const struct dqr_ctx *ctx);
+void dqr_xfer_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		    const struct dqr_lfts *held, const struct dqr_lfts *target,
+		    const char *what);
+void dqr_xfer_continue(struct dqr_ctx *ctx);
+void dqr_xfer_routing_done(struct dqr_ctx *ctx);
 
 /* dqr_report.c */
 int dqr_judge(struct dqr_ctx *ctx, const char *what, double ms_model,

@@ -80,15 +80,16 @@ static void dqr_delete(void *plugin_data)
 }
 
 /*
- * Nothing to do here: after a trap OpenSM sweeps and calls the routing
+ * Traps need nothing here: after one OpenSM sweeps and calls the routing
  * engine with the degraded subnet, which is where DQR runs.
  */
 static void dqr_report(void *plugin_data, osm_epi_event_id_t event_id,
 		       void *event_data)
 {
-	(void)plugin_data;
-	(void)event_id;
 	(void)event_data;
+	/* every LFT Set of a pass answered: a staged transition goes on */
+	if (event_id == OSM_EVENT_ID_UCAST_ROUTING_DONE)
+		dqr_xfer_routing_done(plugin_data);
 }
 
 osm_event_plugin_t osm_event_plugin = {

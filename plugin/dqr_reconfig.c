@@ -30,8 +30,6 @@ void dqr_recon_drop(struct dqr_ctx *ctx)
 	drop_plan(ctx);
 	if (ctx->recon_ready)
 		dqr_recon_release(&ctx->recon);
-	dqr_node_index_free(ctx->ref_index);
-	ctx->ref_index = NULL;
 	ctx->recon_ready = 0;
 }
 
@@ -44,35 +42,92 @@ static void reroute_opts(const struct dqr_ctx *ctx, struct dqr_reroute_opts *o)
 }
 
 /*
- * Copies t into every switch's new_lft.  new_lft starts the pass as all
- * OSM_NO_PATH; afterwards OpenSM sends only the 64-LID blocks that differ
- * from what the switch holds, so unchanged entries cost nothing.
+ * Calls fn for every OpenSM switch that f knows, with its switch index in
+ * f: tables of the model and OpenSM's switches meet by node GUID.
  */
-void dqr_write_new_lft(struct dqr_ctx *ctx, const struct dqr_lfts *t)
+static int each_switch(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		       void (*fn)(osm_switch_t *p_sw, uint32_t sw, void *arg),
+		       void *arg)
 {
-	const struct dqr_fabric *ref = ctx->recon.ref;
 	cl_qmap_t *tbl = &ctx->osm->subn.sw_guid_tbl;
+	struct dqr_node_index *ix = dqr_node_index_build(f);
 	cl_map_item_t *item;
 
+	if (!ix)
+		return -1;
 	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
 	     item = cl_qmap_next(item)) {
 		osm_switch_t *p_sw = (osm_switch_t *)item;
 		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(p_sw->p_node));
-		uint32_t node = dqr_node_index_guid(ctx->ref_index, guid);
-		uint32_t lid, top;
+		uint32_t node = dqr_node_index_guid(ix, guid);
 
-		if (node == DQR_NONE || !dqr_is_switch(ref, node) ||
-		    !p_sw->new_lft)
-			continue;
-		top = p_sw->max_lid_ho;
-		if (top >= t->lid_count)
-			top = t->lid_count - 1;
-		if (top >= p_sw->lft_size)
-			top = p_sw->lft_size - 1;
-		for (lid = 1; lid <= top; lid++)
-			p_sw->new_lft[lid] =
-				dqr_lft_get(t, ref->nodes[node].sw_index, lid);
+		if (node != DQR_NONE && dqr_is_switch(f, node))
+			fn(p_sw, f->nodes[node].sw_index, arg);
 	}
+	dqr_node_index_free(ix);
+	return 0;
+}
+
+/* The LIDs of t that p_sw's tables have room for: 1 .. top. */
+static uint32_t top_lid(const osm_switch_t *p_sw, const struct dqr_lfts *t,
+			const uint8_t *table)
+{
+	uint32_t top = p_sw->max_lid_ho;
+
+	if (!table)
+		return 0;
+	if (top >= t->lid_count)
+		top = t->lid_count - 1;
+	if (top >= p_sw->lft_size)
+		top = p_sw->lft_size - 1;
+	return top;
+}
+
+static void write_one(osm_switch_t *p_sw, uint32_t sw, void *arg)
+{
+	const struct dqr_lfts *t = arg;
+	uint32_t lid, top = top_lid(p_sw, t, p_sw->new_lft);
+
+	for (lid = 1; lid <= top; lid++)
+		p_sw->new_lft[lid] = dqr_lft_get(t, sw, lid);
+}
+
+/*
+ * Copies t into every switch's new_lft.  new_lft starts the pass as all
+ * OSM_NO_PATH; afterwards OpenSM sends only the 64-LID blocks that differ
+ * from what the switch holds, so unchanged entries cost nothing.
+ */
+void dqr_write_tables(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		      const struct dqr_lfts *t)
+{
+	if (each_switch(ctx, f, write_one, (void *)t))
+		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ19: dqr: out "
+			"of memory writing the tables\n");
+}
+
+static void read_one(osm_switch_t *p_sw, uint32_t sw, void *arg)
+{
+	struct dqr_lfts *t = arg;
+	uint32_t lid, top = top_lid(p_sw, t, p_sw->lft);
+
+	for (lid = 1; lid <= top; lid++)
+		dqr_lft_set(t, sw, lid, p_sw->lft[lid]);
+}
+
+/*
+ * What OpenSM believes the switches hold (p_sw->lft: what was uploaded
+ * and answered), in the indices of f.  NULL when out of memory.
+ */
+struct dqr_lfts *dqr_read_held(struct dqr_ctx *ctx,
+			       const struct dqr_fabric *f)
+{
+	struct dqr_lfts *t = dqr_lfts_new(f->num_switches, f->max_lid + 1);
+
+	if (t && each_switch(ctx, f, read_one, t)) {
+		dqr_lfts_free(t);
+		t = NULL;
+	}
+	return t;
 }
 
 /*
@@ -91,8 +146,8 @@ int dqr_plan_pass(struct dqr_ctx *ctx)
 	drop_plan(ctx);
 	if (!ctx->recon_ready)
 		return -1;
-	if (dqr_subnet_model_build(&ctx->osm->subn, &cur, &ignored, &ms, err,
-				   sizeof(err))) {
+	if (dqr_subnet_model_build(&ctx->osm->subn, &cur, &ignored, &ms,
+				   err, sizeof(err))) {
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ11: dqr: cannot model the "
 			"subnet (%s); the base engine routes from scratch and "
 			"the change of tables is NOT guaranteed deadlock "
@@ -133,8 +188,9 @@ static void keep_pass(struct dqr_ctx *ctx, struct dqr_fabric *f,
 /*
  * After a base routing (the model of it is in ctx->fabric/lfts): build
  * the channel list and fill what the base left unrouted.  On success the
- * filled tables are in ctx->lfts and in new_lft.  Returns 0, or -1 when
- * DQR cannot start (logged; the base's tables stand).
+ * filled tables are in ctx->lfts (the caller hands them to OpenSM).
+ * Returns 0, or -1 when DQR cannot start (logged; the base's tables
+ * stand).
  */
 int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 {
@@ -166,18 +222,10 @@ int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 			"full routing\n");
 		return -1;
 	}
-	ctx->ref_index = dqr_node_index_build(ctx->recon.ref);
-	if (!ctx->ref_index) {
-		dqr_recon_release(&ctx->recon);
-		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ14: dqr: out of memory "
-			"indexing the model; DQR is off\n");
-		return -1;
-	}
 	ctx->recon_ready = 1;
 	*filled = res.rs.changed;
 	memcpy(ctx->lfts->port, ctx->recon.cur->port,
 	       (size_t)ctx->lfts->num_switches * ctx->lfts->lid_count);
-	dqr_write_new_lft(ctx, ctx->recon.cur);
 	OSM_LOG(log, OSM_LOG_INFO, "dqr: channel list of %u channels built "
 		"in %.0f us; of %" PRIu64 " entries the base left unrouted "
 		"(for %" PRIu64 " LIDs) DQR filled %" PRIu64 ", enabling %"
@@ -186,6 +234,33 @@ int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 		res.rs.broken, res.rs.lids_broken, res.rs.changed,
 		res.rs.turns, res.rs.holes + res.rs.failed, res.us_total);
 	return 0;
+}
+
+/*
+ * Hands target (indices of f) to OpenSM: stage by stage from the tables
+ * the switches hold, or at once for the first routing of the subnet
+ * (nothing held yet) and with transition=oneshot.
+ */
+void dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		   const struct dqr_lfts *target, const char *what)
+{
+	struct dqr_lfts *held;
+
+	if (ctx->osm->subn.first_time_master_sweep ||
+	    ctx->opts.transition == DQR_TRANSITION_ONESHOT) {
+		dqr_write_tables(ctx, f, target);
+		return;
+	}
+	held = dqr_read_held(ctx, f);
+	if (!held) {
+		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ21: dqr: out "
+			"of memory reading the tables held; uploading %s at "
+			"once, NOT guaranteed deadlock free\n", what);
+		dqr_write_tables(ctx, f, target);
+		return;
+	}
+	dqr_xfer_begin(ctx, f, held, target, what);
+	dqr_lfts_free(held);
 }
 
 /*
@@ -208,9 +283,13 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	if (ret == DQR_RECON_OK && !res.ports_failed &&
 	    !res.ports_recovered && !res.diff.entries) {
 		/* a re-route without a change of cabling: nothing to do */
+		if (ctx->xfer.active) {
+			dqr_xfer_continue(ctx);
+			return 0;
+		}
 		OSM_LOG(log, OSM_LOG_VERBOSE, "dqr: routing pass without a "
 			"change of cabling; tables unchanged\n");
-		dqr_write_new_lft(ctx, ctx->recon.cur);
+		dqr_write_tables(ctx, ctx->recon.ref, ctx->recon.cur);
 		return 0;
 	}
 	ctx->reconfigs++;
@@ -262,7 +341,7 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	}
 	if (ret == DQR_RECON_OK)
 		dqr_log_reconfig(ctx, &res, "ok");
-	dqr_write_new_lft(ctx, ctx->recon.cur);
+	dqr_hand_over(ctx, ctx->proj, ctx->recon.cur, what);
 	OSM_LOG(log, OSM_LOG_VERBOSE, "dqr: %s took %.2f ms in all\n", what,
 		dqr_now_ms() - t0);
 	return 0;

@@ -7,7 +7,7 @@ set -u
 check="$top_builddir/tools/dqr-check"
 data="$top_srcdir/test/data"
 out=$(mktemp) || exit 1
-trap 'rm -f "$out" "$out.bad"' EXIT
+trap 'rm -f "$out" "$out.bad" "$out.plan" "$out.exp"' EXIT
 failed=0
 passed=0
 
@@ -63,6 +63,73 @@ expect 2 "usage" -- "$data/tiny.ibnd"
 expect 2 "takes all or ca" -- --pairs=some "$data/tiny.ibnd" \
 	"$data/tiny.fts"
 expect 0 "usage" -- --help
+
+# --replay: staged changes on the tiny fabric.  Reconfiguration 1 moves
+# Hca2's LID 4 at Switch1 to the parallel cable (port 3 -> 5), 2 turns it
+# back at Switch2 (a loop), 3 names an old port Switch1 does not hold.
+cat > "$out.plan" <<'EOF'
+# reconfiguration 1: 1 stages, 1 entries
+1 1 0x0000000000200000 4 3 5
+2 1 0x200001 4 1 3   # back to Switch1: loops
+3 1 0x200000 4 3 1
+EOF
+sed '0,/^0x0004 003/s//0x0004 005/' "$data/tiny.fts" > "$out.exp"
+expect 0 "stage 1 (reconfiguration 1): 1 entries: OK" -- \
+	--replay="$out.plan" --reconf=1 "$data/tiny.ibnd" "$data/tiny.fts"
+expect 0 "end state against .*: 0 entries differ" -- --replay="$out.plan" \
+	--reconf=1 --expect="$out.exp" "$data/tiny.ibnd" "$data/tiny.fts"
+expect 0 '"ok":true' -- --json --replay="$out.plan" --reconf=1 \
+	--expect="$out.exp" "$data/tiny.ibnd" "$data/tiny.osm-lfts"
+expect 1 "DLID 4: replayed 5, expected 3" -- --replay="$out.plan" \
+	--reconf=1 --expect="$data/tiny.fts" "$data/tiny.ibnd" \
+	"$data/tiny.fts"
+expect 1 "(reconfiguration 2): 1 entries: FAIL: forwarding loop towards 1 DLID" \
+	-- --replay="$out.plan" --reconf=2 "$data/tiny.ibnd" "$data/tiny.fts"
+expect 1 "dependency cycle of 2 channels" -- --replay="$out.plan" \
+	--reconf=2 "$data/tiny.ibnd" "$data/tiny.fts"
+expect 1 "line 4: switch 0x0000000000200000 (Switch1) DLID 4 holds port 5, the record says 3" \
+	-- --replay="$out.plan" "$data/tiny.ibnd" "$data/tiny.fts"
+expect 1 "stages: 3, failing 2; old-port mismatches 1" -- \
+	--replay="$out.plan" "$data/tiny.ibnd" "$data/tiny.fts"
+expect 1 '"mismatch":{"line":4' -- --json --replay="$out.plan" \
+	"$data/tiny.ibnd" "$data/tiny.fts"
+expect 2 "no records of reconfiguration 9" -- --replay="$out.plan" \
+	--reconf=9 "$data/tiny.ibnd" "$data/tiny.fts"
+printf '1 1 0x200000 4 3 5\n1 1 0x200000 4 3\n' > "$out.bad"
+expect 2 "$out.bad:2: too few fields" -- --replay="$out.bad" \
+	"$data/tiny.ibnd" "$data/tiny.fts"
+printf '1 1 0x100000 4 3 5\n' > "$out.bad"
+expect 2 "$out.bad:1: node GUID 0x0000000000100000 is not a switch" -- \
+	--replay="$out.bad" "$data/tiny.ibnd" "$data/tiny.fts"
+printf '1 2 0x200000 4 3 5\n1 1 0x200001 4 1 3\n' > "$out.bad"
+expect 2 "$out.bad:2: stage 1 of reconfiguration 1 after its stage 2" -- \
+	--replay="$out.bad" "$data/tiny.ibnd" "$data/tiny.fts"
+expect 2 "go with --replay" -- --reconf=1 "$data/tiny.ibnd" \
+	"$data/tiny.fts"
+expect 2 "decimal reconfiguration id" -- --replay="$out.plan" \
+	--reconf=x "$data/tiny.ibnd" "$data/tiny.fts"
+expect 2 "exclude each other" -- --replay="$out.plan" \
+	--one-shot-from="$data/tiny.fts" "$data/tiny.ibnd" "$data/tiny.fts"
+
+# --one-shot-from: OpenSM's all-at-once upload
+expect 1 "union of old and new (any switch by either table): FAIL: forwarding loop" \
+	-- --one-shot-from="$data/tiny.fts" "$data/tiny.ibnd" \
+	"$data/tiny-loop.fts"
+expect 1 "first (only it has switched): 1 loop, 1 cyclic, 1 of 1 bad" -- \
+	--one-shot-from="$data/tiny.fts" "$data/tiny.ibnd" \
+	"$data/tiny-loop.fts"
+expect 1 '"union":{"loop_dlids":1' -- --json \
+	--one-shot-from="$data/tiny.fts" "$data/tiny.ibnd" \
+	"$data/tiny-loop.fts"
+expect 0 "union of old and new (any switch by either table): OK" -- \
+	--one-shot-from="$data/tiny.fts" "$data/tiny.ibnd" "$out.exp"
+expect 0 "1 entries differ on 1 switches" -- \
+	--one-shot-from="$data/tiny.fts" "$data/tiny.ibnd" "$out.exp"
+expect 1 "old tables: forwarding loops towards 0 DLIDs, dependency cycle: yes" \
+	-- --one-shot-from="$data/tiny-cycle.fts" "$data/tiny-cycle.ibnd" \
+	"$data/tiny-cycle.fts"
+expect 2 "nosuchfile" -- --one-shot-from="$data/nosuchfile" \
+	"$data/tiny.ibnd" "$data/tiny.fts"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

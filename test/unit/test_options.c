@@ -36,7 +36,7 @@ static void test_defaults(void)
 	CHECK_EQ(o.verify, 1);
 	dqr_options_format(&o, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "base=auto verify=on mode=end-to-end turns=each "
-		       "fallback=base"));
+		       "fallback=base transition=ordered drain_ms=auto"));
 }
 
 static void test_valid(void)
@@ -54,7 +54,16 @@ static void test_valid(void)
 	CHECK_EQ(o.verify, 0);
 	dqr_options_format(&o, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "base=ftree verify=off mode=end-to-end "
-		       "turns=each fallback=base"));
+		       "turns=each fallback=base transition=ordered "
+		       "drain_ms=auto"));
+
+	CHECK_EQ(parse("transition=oneshot drain_ms=250", &o), 0);
+	CHECK_EQ(o.transition, DQR_TRANSITION_ONESHOT);
+	CHECK_EQ(o.drain_ms, 250);
+	dqr_options_format(&o, buf, sizeof(buf));
+	CHECK(strstr(buf, "transition=oneshot drain_ms=250") != NULL);
+	CHECK_EQ(parse("drain_ms=600001", &o), -1);
+	CHECK_EQ(parse("transition=staged", &o), -1);
 
 	CHECK_EQ(parse("mode=local turns=each fallback=none", &o), 0);
 	CHECK_EQ(o.mode, 1);

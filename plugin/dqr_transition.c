@@ -1,0 +1,223 @@
+/*
+ * dqr_transition.c - handing new tables to the switches stage by stage.
+ *
+ * OpenSM uploads every changed LFT block of a pass at once, so while the
+ * upload is under way some switches forward by old entries and some by
+ * new ones.  The plan (lib/transition.h) splits the change into stages
+ * whose every intermediate state is loop free and deadlock free; here
+ * each stage is one routing pass: its tables go into new_lft, OpenSM
+ * uploads them and waits until every LFT Set is answered, reports
+ * OSM_EVENT_ID_UCAST_ROUTING_DONE, and after the drain delay the next
+ * heavy sweep brings the next stage.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* first: it decides the layout of OpenSM's structs (perfmgr, pthread) */
+#include <opensm/osm_config.h>
+#include <opensm/osm_opensm.h>
+#include <opensm/osm_switch.h>
+
+#include "dqr_engine.h"
+#include "timing.h"
+
+#define TRANSITION_DUMP "dqr-transition.dump"
+/* an infinite or huge packet lifetime is capped here */
+#define DRAIN_MAX_MS 60000u
+/* hops assumed when the verifier did not measure the longest route */
+#define DRAIN_HOPS_DEFAULT 8u
+
+static void next_stage_due(void *context)
+{
+	struct dqr_ctx *ctx = context;
+
+	/* the SM thread picks this up as a new heavy sweep */
+	ctx->osm->subn.force_heavy_sweep = TRUE;
+	osm_sm_signal(&ctx->osm->sm, OSM_SIGNAL_SWEEP);
+}
+
+int dqr_xfer_init(struct dqr_ctx *ctx)
+{
+	dqr_plan_init(&ctx->xfer.plan);
+	if (cl_timer_init(&ctx->xfer.timer, next_stage_due, ctx) !=
+	    CL_SUCCESS)
+		return -1;
+	ctx->xfer.timer_ready = 1;
+	return 0;
+}
+
+static void xfer_drop(struct dqr_ctx *ctx)
+{
+	struct dqr_xfer *x = &ctx->xfer;
+
+	dqr_plan_release(&x->plan);
+	dqr_plan_init(&x->plan);
+	dqr_fabric_free(x->fabric);
+	dqr_lfts_free(x->state);
+	x->fabric = NULL;
+	x->state = NULL;
+	x->active = 0;
+}
+
+void dqr_xfer_destroy(struct dqr_ctx *ctx)
+{
+	if (ctx->xfer.timer_ready) {
+		cl_timer_stop(&ctx->xfer.timer);
+		cl_timer_destroy(&ctx->xfer.timer);
+		ctx->xfer.timer_ready = 0;
+	}
+	xfer_drop(ctx);
+}
+
+/*
+ * The drain delay between stages: long enough for any packet routed by
+ * the old entries to have left the fabric.  A switch discards a packet
+ * that waited longer than its LifeTime (4.096 us x 2^packet_life_time,
+ * OpenSM's packet_life_time option), so a packet lives at most that long
+ * per hop: the longest route times it.
+ */
+unsigned dqr_xfer_drain_ms(const struct dqr_ctx *ctx)
+{
+	unsigned plt = ctx->osm->subn.opt.packet_life_time, hops;
+	double ms;
+
+	if (ctx->opts.drain_ms != DQR_DRAIN_AUTO)
+		return ctx->opts.drain_ms;
+	hops = ctx->have_report && ctx->report.hops_max ?
+	       ctx->report.hops_max : DRAIN_HOPS_DEFAULT;
+	if (plt > 19)	/* 20 and up: infinite lifetime */
+		return DRAIN_MAX_MS;
+	ms = 4.096e-3 * (double)(1u << plt) * hops;
+	if (ms > DRAIN_MAX_MS)
+		return DRAIN_MAX_MS;
+	return (unsigned)ms + 1;
+}
+
+static FILE *open_dump(struct dqr_ctx *ctx)
+{
+	const char *dir = ctx->osm->subn.opt.dump_files_dir;
+	char path[4096];
+	FILE *fp;
+
+	if (!dir || !*dir)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s", dir, TRANSITION_DUMP);
+	fp = fopen(path, "a");
+	if (!fp)
+		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ20: dqr: "
+			"cannot append to %s: %s\n", path, strerror(errno));
+	return fp;
+}
+
+/* Applies stage s of the plan to x->state and hands it to OpenSM. */
+static void upload_stage(struct dqr_ctx *ctx)
+{
+	struct dqr_xfer *x = &ctx->xfer;
+	const struct dqr_plan *p = &x->plan;
+	uint32_t s = x->next, i;
+	FILE *fp;
+
+	for (i = p->stage_off[s]; i < p->stage_off[s + 1]; i++)
+		dqr_lft_set(x->state, p->entries[i].sw, p->entries[i].lid,
+			    p->entries[i].new_port);
+	dqr_write_tables(ctx, x->fabric, x->state);
+	fp = open_dump(ctx);
+	if (fp) {
+		dqr_plan_write_stage(fp, x->fabric, p, s, x->id);
+		fclose(fp);
+	}
+	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: transition %" PRIu64
+		": stage %u of %u, %u entries\n", x->id, s + 1, p->num_stages,
+		p->stage_off[s + 1] - p->stage_off[s]);
+	x->next++;
+	x->t_stage = dqr_now_ms();
+}
+
+/*
+ * Starts the change from the tables the switches hold to target, both in
+ * the indices of fabric f (the cabling as it is now).  Stage 1 goes into
+ * new_lft at once; the others follow one routing pass each.
+ */
+void dqr_xfer_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		    const struct dqr_lfts *held, const struct dqr_lfts *target,
+		    const char *what)
+{
+	osm_log_t *log = &ctx->osm->log;
+	struct dqr_xfer *x = &ctx->xfer;
+	struct dqr_plan_report rep;
+
+	if (x->active)
+		OSM_LOG(log, OSM_LOG_INFO, "dqr: transition %" PRIu64 " left "
+			"after %u of %u stages: the fabric changed again\n",
+			x->id, x->next, x->plan.num_stages);
+	xfer_drop(ctx);
+	x->fabric = dqr_fabric_clone(f);
+	x->state = dqr_lfts_clone(held);
+	if (!x->fabric || !x->state ||
+	    dqr_plan_build(f, held, target, &x->plan, &rep)) {
+		xfer_drop(ctx);
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ21: dqr: out of memory "
+			"planning the transition of %s; uploading it at once, "
+			"NOT guaranteed deadlock free\n", what);
+		dqr_write_tables(ctx, f, target);
+		return;
+	}
+	x->id = ++ctx->transitions;
+	if (!rep.safe)
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ22: dqr: transition %"
+			PRIu64 " (%s): no order of the %u changed entries keeps "
+			"every intermediate state loop free and deadlock free: "
+			"%s; uploading in the least risky order\n", x->id, what,
+			rep.entries, rep.reason);
+	OSM_LOG(log, OSM_LOG_INFO, "dqr: transition %" PRIu64 " (%s): %u "
+		"entries on %u switches for %u LIDs in %u stages (largest "
+		"%u), %" PRIu64 " union checks, planned in %.2f ms, %s\n",
+		x->id, what, rep.entries, rep.switches, rep.dlids,
+		rep.stages, rep.max_stage, rep.checks, rep.ms,
+		rep.safe ? "every stage safe" : "NOT safe");
+	x->next = 0;
+	x->drain_ms = dqr_xfer_drain_ms(ctx);
+	x->t_begin = dqr_now_ms();
+	x->ms_drained = 0;
+	if (!x->plan.num_stages) {
+		dqr_write_tables(ctx, f, target);
+		xfer_drop(ctx);
+		return;
+	}
+	x->active = 1;
+	upload_stage(ctx);
+}
+
+/* A routing pass while a transition runs and the cabling is unchanged. */
+void dqr_xfer_continue(struct dqr_ctx *ctx)
+{
+	struct dqr_xfer *x = &ctx->xfer;
+
+	if (x->next < x->plan.num_stages)
+		upload_stage(ctx);
+	else
+		dqr_write_tables(ctx, x->fabric, x->state);
+}
+
+/* OSM_EVENT_ID_UCAST_ROUTING_DONE: every LFT Set of the pass answered. */
+void dqr_xfer_routing_done(struct dqr_ctx *ctx)
+{
+	struct dqr_xfer *x = &ctx->xfer;
+	double now = dqr_now_ms();
+
+	if (!x->active)
+		return;
+	if (x->next < x->plan.num_stages) {
+		x->ms_drained += x->drain_ms;
+		cl_timer_start(&x->timer, x->drain_ms);
+		return;
+	}
+	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: transition %" PRIu64
+		" complete: %u stages in %.0f ms, of which %.0f ms drain "
+		"delay (%u ms per stage)\n", x->id, x->plan.num_stages,
+		now - x->t_begin, x->ms_drained, x->drain_ms);
+	x->active = 0;
+}

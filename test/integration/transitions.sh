@@ -1,0 +1,102 @@
+#!/bin/sh
+# transitions.sh - ordered table transitions (OSR order), judged from the
+# switches: for a full re-route forced by a cable the channel list does
+# not know, for a DQR reroute after a fault, and for the return of that
+# link, the plan the plugin recorded in dqr-transition.dump replays
+# cleanly on the tables read back before the change (every stage union
+# loop free and acyclic) and ends exactly at the tables read back after
+# it.  OpenSM's own one-shot upload (ftree falling back to minhop) is
+# judged the same way.
+#
+# NET, HOST, NEWLINK (down at start, then added) and FAULT may be set by
+# a wrapper; the defaults are the 4-ary 3-tree.
+. "$(dirname "$0")/common.sh"
+
+: "${NET:=$TOPO_DIR/kary-4-3.net}"
+: "${HOST:=ca-0009}"
+: "${NEWLINK:=\"sw-L2-0006\"[6]}"
+: "${FAULT:=\"sw-L1-0000\"[5]}"
+: "${DRAIN:=50}"
+
+it_setup
+it_start_ibsim "$NET"
+
+# transition_done N: wait until transition N completed
+transition_done() {
+	it_wait_log "dqr: transition $1 complete" 1 180
+	it_settle
+	grep "dqr: transition $1 " "$W/osm.log" | sed 's/^.* -> //'
+}
+
+# replay NAME BEFORE AFTER ID: the recorded plan of transition ID must
+# replay on BEFORE and end at AFTER
+replay() {
+	"$DQR_CHECK" --replay="$W/dqr-transition.dump" --reconf="$4" \
+		--expect="$W/$3.fts" "$W/$3.ibnd" "$W/$2.fts" \
+		> "$W/replay-$1.txt" 2>&1
+	st=$?
+	cat "$W/replay-$1.txt"
+	[ $st = 0 ] || it_fail "transition $4 ($1) does not replay cleanly"
+	it_log "ok: transition $4 ($1) replays stage by stage and ends at" \
+		"the tables read back"
+}
+
+# --- 1. OpenSM alone: its one-shot upload ------------------------------
+cat > "$W/opensm.conf" <<EOF2
+routing_engine ftree
+dump_files_dir $W
+EOF2
+LD_PRELOAD="$UMAD2SIM" "$OPENSM" -F "$W/opensm.conf" -f "$W/osm.log" -d2 \
+	> "$W/opensm.out" 2>&1 &
+OSM_PID=$!
+IT_PIDS="$IT_PIDS $OSM_PID"
+it_wait_log "SUBNET UP" 1
+it_settle
+it_readback "$HOST" osm0
+n0=$(it_count "tables configured on all switches")
+it_ibsim_cmd "Unlink $FAULT"
+it_wait_log "tables configured on all switches" $((n0 + 1))
+it_settle
+it_readback "$HOST" osm1
+"$DQR_CHECK" --one-shot-from="$W/osm0.fts" "$W/osm1.ibnd" "$W/osm1.fts" \
+	> "$W/oneshot.txt" 2>&1
+it_log "OpenSM's one-shot upload after Unlink $FAULT:"
+cat "$W/oneshot.txt"
+kill "$OSM_PID"
+wait "$OSM_PID" 2>/dev/null
+it_ibsim_cmd "ReLink $FAULT"
+rm -f "$W/osm.log"
+
+# --- 2. the plugin: a cable it has never seen -> full re-route -----------
+it_ibsim_cmd "Unlink $NEWLINK"
+it_write_conf "event_plugin_options base=auto drain_ms=$DRAIN"
+it_start_opensm
+it_wait_log "dqr: base " 1
+it_settle
+it_readback "$HOST" t0
+it_ibsim_cmd "ReLink $NEWLINK"
+sleep 1
+kill -HUP "$OSM_PID"
+transition_done 1
+it_readback "$HOST" t1
+it_judge t1 --pairs=all
+replay full-reroute t0 t1 1
+
+# --- 3. a fault: DQR's reroute --------------------------------------------
+it_ibsim_cmd "Unlink $FAULT"
+transition_done 2
+it_readback "$HOST" t2
+it_judge t2 --pairs=all
+replay dqr-reroute t1 t2 2
+
+# --- 4. the link returns ----------------------------------------------------
+it_ibsim_cmd "ReLink $FAULT"
+sleep 1
+kill -HUP "$OSM_PID"
+transition_done 3
+it_readback "$HOST" t3
+it_judge t3 --pairs=all
+replay recovery t2 t3 3
+it_expect_eq "entries that differ from the tables before the fault" \
+	"$(it_changed t3 t1)" 0
+it_log "PASS"
