@@ -34,7 +34,7 @@ section() {
 it_setup
 section "ibsim: $(head -1 "$fabric" | sed 's/^# //')"
 it_start_ibsim "$fabric"
-it_write_conf "event_plugin_options base=auto"
+it_write_conf "event_plugin_options base=auto drain_ms=100"
 section "opensm with event_plugin_name osmdqr, routing_engine dqr"
 it_start_opensm
 it_wait_log "dqr: base " 1
@@ -51,8 +51,9 @@ section "link failure: Unlink $link (ibsim sends trap 128)"
 n=$(it_count "dqr: reconfiguration [0-9]+ \(")
 it_ibsim_cmd "Unlink $link"
 it_wait_log "dqr: reconfiguration [0-9]+ \(" $((n + 1))
+it_wait_log "dqr: transition [0-9]+ complete" 1
 it_settle
-grep -h "num:128\|dqr: reconf\|ERR DQ" "$W/osm.log" |
+grep -h "num:128\|dqr: reconf\|dqr: transition\|ERR DQ" "$W/osm.log" |
 	sed 's/^.* -> //'
 
 section "DQR's report (JSON, $W/dqr-reconfig.log)"

@@ -45,7 +45,7 @@ it_ibsim_cmd "ReLink $1"
 rm -f "$W/osm.log"
 
 # --- 2. OpenSM with the plugin ----------------------------------------------
-it_write_conf "event_plugin_options base=auto"
+it_write_conf "event_plugin_options base=auto drain_ms=50"
 it_start_opensm
 it_wait_log "dqr: base " 1
 it_settle
@@ -59,8 +59,11 @@ for link in "$@"; do
 	[ -f "$W/dqr-reconfig.log" ] &&
 		from=$(($(wc -l < "$W/dqr-reconfig.log") + 1))
 	n=$(it_count "[1-9][0-9]* switch ports newly down")
+	done=$(it_count "dqr: transition [0-9]+ complete")
 	it_ibsim_cmd "Unlink $link"
 	it_wait_log "[1-9][0-9]* switch ports newly down" $((n + 1))
+	# the new tables go out in stages: judge them once all are in
+	it_wait_log "dqr: transition [0-9]+ complete" $((done + 1))
 	it_settle
 	it_readback "$HOST" "fault$i"
 	it_judge "fault$i" --pairs=all
@@ -85,12 +88,14 @@ it_log "first fault: OpenSM alone changed $osm_changed entries" \
 
 # --- 3. every link back: the original tables ---------------------------------
 n=$(it_count "dqr: reconfiguration [0-9]+ \(")
+done=$(it_count "dqr: transition [0-9]+ complete")
 for link in "$@"; do
 	it_ibsim_cmd "ReLink $link"
 done
 sleep 1
 kill -HUP "$OSM_PID"
 it_wait_log "dqr: reconfiguration [0-9]+ \(" $((n + 1))
+it_wait_log "dqr: transition [0-9]+ complete" $((done + 1))
 it_settle
 it_readback "$HOST" back
 it_judge back --pairs=all
