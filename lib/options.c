@@ -1,6 +1,7 @@
 /*
  * options.c - parsing event_plugin_options.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,8 +54,8 @@ static const struct dqr_opt_spec dqr_option_table[] = {
 	{ "transition", DQR_OPT_CHOICE,
 	  offsetof(struct dqr_options, transition), dqr_transition_names,
 	  0, 0 },
-	{ "drain_ms", DQR_OPT_UINT, offsetof(struct dqr_options, drain_ms),
-	  NULL, 0, DQR_DRAIN_MAX },
+	{ "drain_ms", DQR_OPT_UINT_AUTO,
+	  offsetof(struct dqr_options, drain_ms), NULL, 0, DQR_DRAIN_MAX },
 };
 
 #define NUM_OPTIONS (sizeof(dqr_option_table) / sizeof(dqr_option_table[0]))
@@ -136,6 +137,10 @@ static void describe(const struct dqr_opt_spec *sp, char *buf, size_t len)
 		break;
 	case DQR_OPT_UINT:
 		snprintf(buf, len, "an integer %u..%u", sp->min, sp->max);
+		break;
+	case DQR_OPT_UINT_AUTO:
+		snprintf(buf, len, "auto or an integer %u..%u", sp->min,
+			 sp->max);
 		break;
 	}
 }
@@ -257,6 +262,12 @@ static int apply(const struct dqr_opt_spec *sp, const char *v, size_t vlen,
 		else
 			*(int *)((char *)target + sp->offset) = x;
 		break;
+	case DQR_OPT_UINT_AUTO:
+		if (vlen == 4 && !strncasecmp(v, "auto", 4)) {
+			*(unsigned *)((char *)target + sp->offset) = UINT_MAX;
+			break;
+		}
+		/* fall through */
 	case DQR_OPT_UINT:
 		if (match_uint(v, vlen, sp->min, sp->max, &u))
 			bad = 1;

@@ -57,7 +57,7 @@ enum dqr_transition {
 };
 
 /* drain_ms when not given: derived from the subnet (see osmdqr(8)) */
-#define DQR_DRAIN_AUTO 0xffffffffu
+#define DQR_DRAIN_AUTO 0xffffffffu	/* UINT_MAX, as "auto" parses */
 #define DQR_DRAIN_MAX 600000u
 
 enum dqr_fallback {
@@ -96,6 +96,7 @@ enum dqr_opt_type {
 	DQR_OPT_CHOICE,	/* int field: index into choices, any case */
 	DQR_OPT_BOOL,	/* int field: on/off, yes/no, true/false, 1/0 */
 	DQR_OPT_UINT,	/* unsigned field: decimal, min .. max */
+	DQR_OPT_UINT_AUTO,	/* the same, or "auto": UINT_MAX */
 };
 
 struct dqr_opt_spec {

@@ -115,14 +115,12 @@ static int base_pass(struct dqr_ctx *ctx)
 		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
 			"dqr: base %s: verify=off, filled %" PRIu64
 			" entries\n", base, filled);
-		dqr_hand_over(ctx, ctx->fabric, ctx->lfts, base);
-		return 0;
+		return dqr_hand_over(ctx, ctx->fabric, ctx->lfts, base);
 	}
 	snprintf(what, sizeof(what), "base %s", base);
 	/* whatever the verdict, the base's own tables stand */
 	dqr_judge(ctx, what, ms, filled);
-	dqr_hand_over(ctx, ctx->fabric, ctx->lfts, what);
-	return 0;
+	return dqr_hand_over(ctx, ctx->fabric, ctx->lfts, what);
 }
 
 /* ------------------------------------------------------------------ */

@@ -37,8 +37,10 @@ struct dqr_xfer {
 	uint32_t next;			/* stages handed to OpenSM so far */
 	struct dqr_fabric *fabric;	/* the cabling it was planned for */
 	struct dqr_lfts *state;		/* the tables after those stages */
+	struct dqr_lfts *target;	/* the tables after the last one */
 	unsigned drain_ms;
-	double t_begin, t_stage, ms_drained;
+	int confirmed;			/* OpenSM answered the last stage */
+	double t_begin, t_confirmed, ms_drained;
 	cl_timer_t timer;
 	int timer_ready;
 };
@@ -88,10 +90,10 @@ void dqr_recon_drop(struct dqr_ctx *ctx);
 int dqr_plan_pass(struct dqr_ctx *ctx);
 int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled);
 int dqr_run_pass(struct dqr_ctx *ctx);
-void dqr_write_tables(struct dqr_ctx *ctx, const struct dqr_fabric *f,
-		      const struct dqr_lfts *t);
-void dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
-		   const struct dqr_lfts *target, const char *what);
+int dqr_write_tables(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		     const struct dqr_lfts *t);
+int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		  const struct dqr_lfts *target, const char *what);
 struct dqr_lfts *dqr_read_held(struct dqr_ctx *ctx,
 			       const struct dqr_fabric *f);
 
@@ -99,10 +101,12 @@ struct dqr_lfts *dqr_read_held(struct dqr_ctx *ctx,
 int dqr_xfer_init(struct dqr_ctx *ctx);
 void dqr_xfer_destroy(struct dqr_ctx *ctx);
 unsigned dqr_xfer_drain_ms(const struct dqr_ctx *ctx);
-void dqr_xfer_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
-		    const struct dqr_lfts *held, const struct dqr_lfts *target,
-		    const char *what);
-void dqr_xfer_continue(struct dqr_ctx *ctx);
+int dqr_xfer_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		   const struct dqr_lfts *held, const struct dqr_lfts *target,
+		   const char *what);
+int dqr_xfer_continue(struct dqr_ctx *ctx);
+int dqr_xfer_same(const struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		  const struct dqr_lfts *target);
 void dqr_xfer_routing_done(struct dqr_ctx *ctx);
 
 /* dqr_report.c */

@@ -95,14 +95,18 @@ static void write_one(osm_switch_t *p_sw, uint32_t sw, void *arg)
 /*
  * Copies t into every switch's new_lft.  new_lft starts the pass as all
  * OSM_NO_PATH; afterwards OpenSM sends only the 64-LID blocks that differ
- * from what the switch holds, so unchanged entries cost nothing.
+ * from what the switch holds, so unchanged entries cost nothing.  -1
+ * (logged) when nothing could be written: the pass must then fail rather
+ * than upload empty tables.
  */
-void dqr_write_tables(struct dqr_ctx *ctx, const struct dqr_fabric *f,
-		      const struct dqr_lfts *t)
+int dqr_write_tables(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		     const struct dqr_lfts *t)
 {
-	if (each_switch(ctx, f, write_one, (void *)t))
-		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ19: dqr: out "
-			"of memory writing the tables\n");
+	if (!each_switch(ctx, f, write_one, (void *)t))
+		return 0;
+	OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ19: dqr: out of memory "
+		"writing the tables; failing this routing pass\n");
+	return -1;
 }
 
 static void read_one(osm_switch_t *p_sw, uint32_t sw, void *arg)
@@ -241,26 +245,34 @@ int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
  * the switches hold, or at once for the first routing of the subnet
  * (nothing held yet) and with transition=oneshot.
  */
-void dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
-		   const struct dqr_lfts *target, const char *what)
+int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		  const struct dqr_lfts *target, const char *what)
 {
 	struct dqr_lfts *held;
+	int ret;
 
+	/*
+	 * Nothing held yet, OpenSM's own way asked for, or a base whose
+	 * one-layer graph is cyclic by design (it keeps its routes apart by
+	 * SL, which a one-layer plan cannot see): all at once.
+	 */
 	if (ctx->osm->subn.first_time_master_sweep ||
-	    ctx->opts.transition == DQR_TRANSITION_ONESHOT) {
-		dqr_write_tables(ctx, f, target);
-		return;
-	}
+	    ctx->opts.transition == DQR_TRANSITION_ONESHOT ||
+	    (!ctx->recon_ready && dqr_base_is_layered(ctx)))
+		return dqr_write_tables(ctx, f, target);
+	/* the sweep that brings the next stage re-ran the same routing */
+	if (dqr_xfer_same(ctx, f, target))
+		return dqr_xfer_continue(ctx);
 	held = dqr_read_held(ctx, f);
 	if (!held) {
-		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ21: dqr: out "
+		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ23: dqr: out "
 			"of memory reading the tables held; uploading %s at "
 			"once, NOT guaranteed deadlock free\n", what);
-		dqr_write_tables(ctx, f, target);
-		return;
+		return dqr_write_tables(ctx, f, target);
 	}
-	dqr_xfer_begin(ctx, f, held, target, what);
+	ret = dqr_xfer_begin(ctx, f, held, target, what);
 	dqr_lfts_free(held);
+	return ret;
 }
 
 /*
@@ -283,14 +295,11 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	if (ret == DQR_RECON_OK && !res.ports_failed &&
 	    !res.ports_recovered && !res.diff.entries) {
 		/* a re-route without a change of cabling: nothing to do */
-		if (ctx->xfer.active) {
-			dqr_xfer_continue(ctx);
-			return 0;
-		}
+		if (ctx->xfer.active)
+			return dqr_xfer_continue(ctx);
 		OSM_LOG(log, OSM_LOG_VERBOSE, "dqr: routing pass without a "
 			"change of cabling; tables unchanged\n");
-		dqr_write_tables(ctx, ctx->recon.ref, ctx->recon.cur);
-		return 0;
+		return dqr_write_tables(ctx, ctx->recon.ref, ctx->recon.cur);
 	}
 	ctx->reconfigs++;
 	if (ret == DQR_RECON_NOMEM) {
@@ -341,7 +350,8 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	}
 	if (ret == DQR_RECON_OK)
 		dqr_log_reconfig(ctx, &res, "ok");
-	dqr_hand_over(ctx, ctx->proj, ctx->recon.cur, what);
+	if (dqr_hand_over(ctx, ctx->proj, ctx->recon.cur, what))
+		return -1;
 	OSM_LOG(log, OSM_LOG_VERBOSE, "dqr: %s took %.2f ms in all\n", what,
 		dqr_now_ms() - t0);
 	return 0;

@@ -57,8 +57,10 @@ static void xfer_drop(struct dqr_ctx *ctx)
 	dqr_plan_init(&x->plan);
 	dqr_fabric_free(x->fabric);
 	dqr_lfts_free(x->state);
+	dqr_lfts_free(x->target);
 	x->fabric = NULL;
 	x->state = NULL;
+	x->target = NULL;
 	x->active = 0;
 }
 
@@ -113,7 +115,7 @@ static FILE *open_dump(struct dqr_ctx *ctx)
 }
 
 /* Applies stage s of the plan to x->state and hands it to OpenSM. */
-static void upload_stage(struct dqr_ctx *ctx)
+static int upload_stage(struct dqr_ctx *ctx)
 {
 	struct dqr_xfer *x = &ctx->xfer;
 	const struct dqr_plan *p = &x->plan;
@@ -123,7 +125,8 @@ static void upload_stage(struct dqr_ctx *ctx)
 	for (i = p->stage_off[s]; i < p->stage_off[s + 1]; i++)
 		dqr_lft_set(x->state, p->entries[i].sw, p->entries[i].lid,
 			    p->entries[i].new_port);
-	dqr_write_tables(ctx, x->fabric, x->state);
+	if (dqr_write_tables(ctx, x->fabric, x->state))
+		return -1;
 	fp = open_dump(ctx);
 	if (fp) {
 		dqr_plan_write_stage(fp, x->fabric, p, s, x->id);
@@ -133,17 +136,19 @@ static void upload_stage(struct dqr_ctx *ctx)
 		": stage %u of %u, %u entries\n", x->id, s + 1, p->num_stages,
 		p->stage_off[s + 1] - p->stage_off[s]);
 	x->next++;
-	x->t_stage = dqr_now_ms();
+	x->confirmed = 0;
+	return 0;
 }
 
 /*
  * Starts the change from the tables the switches hold to target, both in
  * the indices of fabric f (the cabling as it is now).  Stage 1 goes into
- * new_lft at once; the others follow one routing pass each.
+ * new_lft at once; the others follow one routing pass each.  -1 when the
+ * tables could not be written (the pass must fail).
  */
-void dqr_xfer_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
-		    const struct dqr_lfts *held, const struct dqr_lfts *target,
-		    const char *what)
+int dqr_xfer_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		   const struct dqr_lfts *held, const struct dqr_lfts *target,
+		   const char *what)
 {
 	osm_log_t *log = &ctx->osm->log;
 	struct dqr_xfer *x = &ctx->xfer;
@@ -156,14 +161,19 @@ void dqr_xfer_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	xfer_drop(ctx);
 	x->fabric = dqr_fabric_clone(f);
 	x->state = dqr_lfts_clone(held);
-	if (!x->fabric || !x->state ||
+	x->target = dqr_lfts_clone(target);
+	if (!x->fabric || !x->state || !x->target ||
 	    dqr_plan_build(f, held, target, &x->plan, &rep)) {
 		xfer_drop(ctx);
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ21: dqr: out of memory "
 			"planning the transition of %s; uploading it at once, "
 			"NOT guaranteed deadlock free\n", what);
-		dqr_write_tables(ctx, f, target);
-		return;
+		return dqr_write_tables(ctx, f, target);
+	}
+	if (!x->plan.num_stages) {
+		/* the switches already hold it */
+		xfer_drop(ctx);
+		return dqr_write_tables(ctx, f, target);
 	}
 	x->id = ++ctx->transitions;
 	if (!rep.safe)
@@ -182,24 +192,47 @@ void dqr_xfer_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	x->drain_ms = dqr_xfer_drain_ms(ctx);
 	x->t_begin = dqr_now_ms();
 	x->ms_drained = 0;
-	if (!x->plan.num_stages) {
-		dqr_write_tables(ctx, f, target);
-		xfer_drop(ctx);
-		return;
-	}
 	x->active = 1;
-	upload_stage(ctx);
+	return upload_stage(ctx);
 }
 
-/* A routing pass while a transition runs and the cabling is unchanged. */
-void dqr_xfer_continue(struct dqr_ctx *ctx)
+/* 1 when a transition runs towards target on the same cabling as f. */
+int dqr_xfer_same(const struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		  const struct dqr_lfts *target)
+{
+	const struct dqr_xfer *x = &ctx->xfer;
+	uint32_t i;
+
+	if (!x->active || x->fabric->num_ports != f->num_ports ||
+	    x->target->num_switches != target->num_switches ||
+	    x->target->lid_count != target->lid_count)
+		return 0;
+	for (i = 0; i < f->num_ports; i++)
+		if (x->fabric->ports[i].remote != f->ports[i].remote ||
+		    x->fabric->nodes[x->fabric->ports[i].node].guid !=
+		    f->nodes[f->ports[i].node].guid)
+			return 0;
+	return !memcmp(x->target->port, target->port,
+		       (size_t)target->num_switches * target->lid_count);
+}
+
+/*
+ * A routing pass while a transition runs and the cabling is unchanged:
+ * the next stage, once the last one is answered and has drained; until
+ * then (a sweep OpenSM started for another reason) the same tables.
+ */
+int dqr_xfer_continue(struct dqr_ctx *ctx)
 {
 	struct dqr_xfer *x = &ctx->xfer;
+	double waited = dqr_now_ms() - x->t_confirmed;
 
-	if (x->next < x->plan.num_stages)
-		upload_stage(ctx);
-	else
-		dqr_write_tables(ctx, x->fabric, x->state);
+	if (x->next < x->plan.num_stages && x->confirmed) {
+		if (waited >= x->drain_ms)
+			return upload_stage(ctx);
+		/* too early: come back when the drain delay is over */
+		cl_timer_start(&x->timer, (uint32_t)(x->drain_ms - waited) + 1);
+	}
+	return dqr_write_tables(ctx, x->fabric, x->state);
 }
 
 /* OSM_EVENT_ID_UCAST_ROUTING_DONE: every LFT Set of the pass answered. */
@@ -208,8 +241,10 @@ void dqr_xfer_routing_done(struct dqr_ctx *ctx)
 	struct dqr_xfer *x = &ctx->xfer;
 	double now = dqr_now_ms();
 
-	if (!x->active)
+	if (!x->active || x->confirmed)
 		return;
+	x->confirmed = 1;
+	x->t_confirmed = now;
 	if (x->next < x->plan.num_stages) {
 		x->ms_drained += x->drain_ms;
 		cl_timer_start(&x->timer, x->drain_ms);

@@ -63,6 +63,9 @@ static void test_valid(void)
 	dqr_options_format(&o, buf, sizeof(buf));
 	CHECK(strstr(buf, "transition=oneshot drain_ms=250") != NULL);
 	CHECK_EQ(parse("drain_ms=600001", &o), -1);
+	CHECK_EQ(parse("drain_ms=auto", &o), 0);
+	CHECK_EQ(o.drain_ms, DQR_DRAIN_AUTO);
+	CHECK_EQ(parse("drain_ms=automatic", &o), -1);
 	CHECK_EQ(parse("transition=staged", &o), -1);
 
 	CHECK_EQ(parse("mode=local turns=each fallback=none", &o), 0);
