@@ -774,12 +774,25 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		sw = rr->broken[i];
 		if (sw_state(rr, sw) == SW_SETTLED)
 			continue;
-		if (own_sw == DQR_NONE || rr->comp[sw] != rr->comp[own_sw])
+		if (own_sw == DQR_NONE || rr->comp[sw] != rr->comp[own_sw]) {
 			st->disconnected++;
-		else if (dqr_lft_get(t, sw, lid) == DQR_NO_PATH)
+			continue;
+		}
+		old = dqr_lft_get(t, sw, lid);
+		if (old == DQR_NO_PATH) {
 			st->holes++;
-		else
-			st->failed++;
+			continue;
+		}
+		st->failed++;
+		/*
+		 * No legal route: the old entry may lead into a switch this
+		 * search re-attached, and that turn the list never admitted.
+		 * Drop the DLID here instead.
+		 */
+		if (log_change(rr, sw, lid, old))
+			return -1;
+		dqr_lft_set(t, sw, lid, DQR_NO_PATH);
+		st->changed++;
 	}
 	return 0;
 }
