@@ -1,0 +1,50 @@
+#!/bin/sh
+# dqr_sim_cli.sh - dqr-sim runs the fault experiment and the benchmark on
+# small fabrics, verifies every state, and refuses bad input with status 2.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+sim="$top_builddir/tools/dqr-sim"
+data="$top_srcdir/test/data"
+out=$(mktemp) || exit 1
+trap 'rm -f "$out"' EXIT
+failed=0
+passed=0
+
+expect() {	# expect STATUS PATTERN -- ARGS...
+	want=$1 pattern=$2
+	shift 3
+	"$sim" "$@" > "$out" 2>&1
+	got=$?
+	if [ "$got" != "$want" ] || ! grep -q -- "$pattern" "$out"; then
+		echo "FAIL: dqr-sim $*: status $got (want $want)," \
+			"pattern '$pattern'"
+		cat "$out"
+		failed=$((failed + 1))
+	else
+		passed=$((passed + 1))
+	fi
+}
+
+# every state of every run is verified; none may fail
+expect 0 "verification: [0-9]* states checked, 0 failed" -- \
+	--fabric kary:2,3 --runs 50 --faults 4
+expect 0 '"fault":1' -- --fabric kary:4,3 --runs 20 --faults 2 --json
+expect 0 "verification: [0-9]* states checked, 0 failed" -- \
+	--fabric mesh:4x4 --mode local --runs 30 --faults 3
+expect 0 "verification: [0-9]* states checked, 0 failed" -- \
+	--fabric fattree2:8 --dqr-switch-lids --turns path --runs 20
+# the tables OpenSM left on ibsim: the double link between the switches
+# survives any single fault
+expect 0 "1  1.0000" -- --topology "$data/tiny.ibnd" \
+	--lfts "$data/tiny.fts" --runs 5 --faults 1
+expect 0 "reroute compute" -- --bench --fabric fattree2:8 --trials 10
+# bad input
+expect 2 "unknown topology kind" -- --fabric nosuch:1
+expect 2 "runs" -- --fabric kary:2,3 --runs x
+expect 2 "mode" -- --fabric kary:2,3 --mode sideways
+expect 2 "nosuchfile" -- --topology "$data/nosuchfile" --lfts "$data/tiny.fts"
+expect 2 "give --fabric" --
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
