@@ -229,3 +229,34 @@ it_sum_json() {
 		grep -o "\"$1\":[0-9]*" | cut -d: -f2 |
 		awk '{ s += $1 } END { print s + 0 }'
 }
+
+# it_stock_fault LINK: a stock opensm (routing_engine ftree, no plugin)
+# routes the fabric; the tables are read back as osm0, LINK fails, and
+# after OpenSM's own re-route they are read back as osm1.  opensm keeps
+# running (OSM_PID) until it_stock_done.
+it_stock_fault() {
+	cat > "$W/opensm.conf" <<-EOF2
+	routing_engine ftree
+	dump_files_dir $W
+	EOF2
+	LD_PRELOAD="$UMAD2SIM" "$OPENSM" -F "$W/opensm.conf" \
+		-f "$W/osm.log" -d2 > "$W/opensm.out" 2>&1 &
+	OSM_PID=$!
+	IT_PIDS="$IT_PIDS $OSM_PID"
+	it_wait_log "SUBNET UP" 1
+	it_settle
+	it_readback "$HOST" osm0
+	n0=$(it_count "tables configured on all switches")
+	it_ibsim_cmd "Unlink $1"
+	it_wait_log "tables configured on all switches" $((n0 + 1))
+	it_settle
+	it_readback "$HOST" osm1
+}
+
+# it_stock_done LINK: stop that opensm and bring LINK back.
+it_stock_done() {
+	kill "$OSM_PID"
+	wait "$OSM_PID" 2>/dev/null
+	it_ibsim_cmd "ReLink $1"
+	rm -f "$W/osm.log"
+}

@@ -15,22 +15,7 @@ it_start_ibsim "$NET"
 set -- $LINKS
 
 # --- 1. stock OpenSM -------------------------------------------------------
-cat > "$W/opensm.conf" <<EOF2
-routing_engine ftree
-dump_files_dir $W
-EOF2
-LD_PRELOAD="$UMAD2SIM" "$OPENSM" -F "$W/opensm.conf" -f "$W/osm.log" -d2 \
-	> "$W/opensm.out" 2>&1 &
-OSM_PID=$!
-IT_PIDS="$IT_PIDS $OSM_PID"
-it_wait_log "SUBNET UP" 1
-it_settle
-it_readback "$HOST" osm0
-n0=$(it_count "tables configured on all switches")
-it_ibsim_cmd "Unlink $1"
-it_wait_log "tables configured on all switches" $((n0 + 1))
-it_settle
-it_readback "$HOST" osm1
+it_stock_fault "$1"
 osm_changed=$(it_changed osm1 osm0)
 "$DQR_CHECK" --json "$W/osm1.ibnd" "$W/osm1.fts" > "$W/osm1.json"
 osm_engine=$(grep "tables configured on all switches" "$W/osm.log" |
@@ -39,10 +24,7 @@ osm_cycle=no
 grep -q '"cycle":\[\]' "$W/osm1.json" || osm_cycle=yes
 it_log "OpenSM alone after Unlink $1: $osm_engine, $osm_changed entries" \
 	"changed, dependency cycle: $osm_cycle"
-kill "$OSM_PID"
-wait "$OSM_PID" 2>/dev/null
-it_ibsim_cmd "ReLink $1"
-rm -f "$W/osm.log"
+it_stock_done "$1"
 
 # --- 2. OpenSM with the plugin ----------------------------------------------
 it_write_conf "event_plugin_options base=auto drain_ms=50"

@@ -42,30 +42,12 @@ replay() {
 }
 
 # --- 1. OpenSM alone: its one-shot upload ------------------------------
-cat > "$W/opensm.conf" <<EOF2
-routing_engine ftree
-dump_files_dir $W
-EOF2
-LD_PRELOAD="$UMAD2SIM" "$OPENSM" -F "$W/opensm.conf" -f "$W/osm.log" -d2 \
-	> "$W/opensm.out" 2>&1 &
-OSM_PID=$!
-IT_PIDS="$IT_PIDS $OSM_PID"
-it_wait_log "SUBNET UP" 1
-it_settle
-it_readback "$HOST" osm0
-n0=$(it_count "tables configured on all switches")
-it_ibsim_cmd "Unlink $FAULT"
-it_wait_log "tables configured on all switches" $((n0 + 1))
-it_settle
-it_readback "$HOST" osm1
+it_stock_fault "$FAULT"
 "$DQR_CHECK" --one-shot-from="$W/osm0.fts" "$W/osm1.ibnd" "$W/osm1.fts" \
 	> "$W/oneshot.txt" 2>&1
 it_log "OpenSM's one-shot upload after Unlink $FAULT:"
 cat "$W/oneshot.txt"
-kill "$OSM_PID"
-wait "$OSM_PID" 2>/dev/null
-it_ibsim_cmd "ReLink $FAULT"
-rm -f "$W/osm.log"
+it_stock_done "$FAULT"
 
 # --- 2. the plugin: a cable it has never seen -> full re-route -----------
 it_ibsim_cmd "Unlink $NEWLINK"
