@@ -108,7 +108,7 @@ void dqr_print_report_text(FILE *out, const struct dqr_fabric *f,
 	fprintf(out, "result: %s\n", verdict(r, kinds));
 }
 
-static void json_string(FILE *out, const char *s)
+void dqr_json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (; *s; s++) {
@@ -156,8 +156,8 @@ void dqr_print_report_json(FILE *out, const struct dqr_fabric *f,
 	for (i = 0; r->cycle_found && i < r->cycle.len; i++) {
 		if (i)
 			fputc(',', out);
-		json_string(out, dqr_format_channel(f, r->cycle.channels[i],
-						    buf, sizeof(buf)));
+		dqr_json_string(out, dqr_format_channel(f,
+				r->cycle.channels[i], buf, sizeof(buf)));
 	}
 	fprintf(out, "],\"examples\":[");
 	for (i = 0; i < r->num_examples; i++) {
@@ -166,11 +166,11 @@ void dqr_print_report_json(FILE *out, const struct dqr_fabric *f,
 
 		fprintf(out, "%s{\"kind\":\"%s\",\"source\":", i ? "," : "",
 			dqr_pair_kind_name(x->kind));
-		json_string(out, dqr_node_name(f, src->node));
+		dqr_json_string(out, dqr_node_name(f, src->node));
 		fprintf(out, ",\"source_port\":%u,\"dlid\":%u,\"cause\":\"%s\","
 			"\"at\":", src->num, x->dlid,
 			dqr_walk_result_name(x->result));
-		json_string(out, x->fail_sw == DQR_NONE ? "" :
+		dqr_json_string(out, x->fail_sw == DQR_NONE ? "" :
 			    dqr_node_name(f, f->switches[x->fail_sw]));
 		fputc('}', out);
 	}

@@ -17,6 +17,9 @@ const char *dqr_format_channel(const struct dqr_fabric *f, uint32_t channel,
 void dqr_format_cycle(const struct dqr_fabric *f, const struct dqr_cycle *c,
 		      char *buf, size_t len);
 
+/* s as a JSON string, quotes and escapes included. */
+void dqr_json_string(FILE *out, const char *s);
+
 void dqr_print_report_text(FILE *out, const struct dqr_fabric *f,
 			   const struct dqr_verify_report *r, unsigned kinds);
 void dqr_print_report_json(FILE *out, const struct dqr_fabric *f,

@@ -80,22 +80,6 @@ static int parse_pairs(const char *s, unsigned *kinds)
 	return 0;
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	putc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			putc(c, out);
-	}
-	putc('"', out);
-}
-
 static void json_cycle(FILE *out, const struct dqr_fabric *f,
 		       const struct dqr_cycle *c)
 {
@@ -106,8 +90,8 @@ static void json_cycle(FILE *out, const struct dqr_fabric *f,
 	for (i = 0; i < c->len; i++) {
 		if (i)
 			putc(',', out);
-		json_string(out, dqr_format_channel(f, c->channels[i], buf,
-						    sizeof(buf)));
+		dqr_json_string(out, dqr_format_channel(f, c->channels[i],
+				buf, sizeof(buf)));
 	}
 	putc(']', out);
 }
@@ -122,7 +106,8 @@ static void json_verdict(FILE *out, const struct dqr_fabric *f,
 	for (i = 0; i < v->loop_len && i < DQR_LOOP_SHOWN; i++) {
 		if (i)
 			putc(',', out);
-		json_string(out, dqr_node_name(f, f->switches[v->loop_sw[i]]));
+		dqr_json_string(out,
+				dqr_node_name(f, f->switches[v->loop_sw[i]]));
 	}
 	fprintf(out, "],\"cyclic\":%s,\"cycle\":", v->cyclic ? "true" :
 		"false");
@@ -253,7 +238,7 @@ static void print_replay_json(const struct dqr_fabric *f, const char *plan,
 	uint32_t s, i;
 
 	printf("{\"replay\":{\"file\":");
-	json_string(stdout, plan);
+	dqr_json_string(stdout, plan);
 	if (id)
 		printf(",\"reconf\":%" PRIu64, *id);
 	else
@@ -282,7 +267,7 @@ static void print_replay_json(const struct dqr_fabric *f, const char *plan,
 	       ",\"ms\":%.3f}", rr->bad_stages, rr->mismatches, rr->ms);
 	if (expect) {
 		printf(",\"expect\":{\"file\":");
-		json_string(stdout, expect);
+		dqr_json_string(stdout, expect);
 		printf(",\"entries\":%" PRIu64 ",\"switches\":%u,"
 		       "\"examples\":[", d->entries, d->switches);
 		for (i = 0; i < d->shown; i++)
@@ -414,9 +399,9 @@ static void print_one_shot_json(const struct dqr_fabric *f, const char *old,
 				const struct dqr_one_shot_report *r)
 {
 	printf("{\"one_shot\":{\"old\":");
-	json_string(stdout, old);
+	dqr_json_string(stdout, old);
 	printf(",\"new\":");
-	json_string(stdout, new_path);
+	dqr_json_string(stdout, new_path);
 	printf(",\"entries\":%" PRIu64 ",\"switches\":%u,\"dlids\":%u,"
 	       "\"old_loop_dlids\":%u,\"old_cyclic\":%s,"
 	       "\"new_loop_dlids\":%u,\"new_cyclic\":%s,\"union\":{",

@@ -41,6 +41,7 @@
 #include "topo_gen.h"
 #include "topo_read.h"
 #include "verify.h"
+#include "verify_print.h"
 
 #define PROG "dqr-sim"
 #define MAX_FAULTS 1000
@@ -1157,22 +1158,6 @@ static struct step_view step_view(const struct sim *s, unsigned k)
 	return v;
 }
 
-static void json_string(FILE *out, const char *str)
-{
-	const unsigned char *c;
-
-	fputc('"', out);
-	for (c = (const unsigned char *)str; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			fprintf(out, "\\%c", *c);
-		else if (*c < 0x20)
-			fprintf(out, "\\u%04x", *c);
-		else
-			fputc(*c, out);
-	}
-	fputc('"', out);
-}
-
 static const char *fault_kind(const struct sim_opts *o)
 {
 	return o->ca_links ? "switch and CA links" : "switch-to-switch links";
@@ -1271,9 +1256,9 @@ static void print_json_head(const struct sim *s)
 
 	policy_name(s, pol, sizeof(pol));
 	printf("{\"fabric\":");
-	json_string(stdout, s->in.name);
+	dqr_json_string(stdout, s->in.name);
 	printf(",\"describe\":");
-	json_string(stdout, s->in.describe);
+	dqr_json_string(stdout, s->in.describe);
 	printf(",\"routing\":\"%s\",\"switches\":%u,\"end_ports\":%u,"
 	       "\"lids\":%u,\"pairs\":%" PRIu64 ",\"fault_links\":%u,"
 	       "\"ca_links\":%s,\"mode\":\"%s\",\"turns\":\"%s\","
