@@ -490,19 +490,28 @@ int dqr_dyn_revive_channel(struct dqr_dyn_order *d, uint32_t c)
 	return ret;
 }
 
-int dqr_dyn_valid(const struct dqr_dyn_order *d)
+/* order[0 .. len) and pos[0 .. nv) describe one and the same placement. */
+static int is_placement(const uint32_t *order, const uint32_t *pos,
+			uint32_t len, uint32_t nv)
 {
-	uint32_t v, w, p, placed = 0, e;
-	uint64_t k;
+	uint32_t v, p, placed = 0;
 
-	for (p = 0; p < d->len; p++) {
-		v = d->order[p];
-		if (v >= d->num_vertices || d->pos[v] != p)
+	for (p = 0; p < len; p++) {
+		v = order[p];
+		if (v >= nv || pos[v] != p)
 			return 0;
 	}
-	for (v = 0; v < d->num_vertices; v++)
-		placed += d->pos[v] != DQR_NONE;
-	if (placed != d->len)
+	for (v = 0; v < nv; v++)
+		placed += pos[v] != DQR_NONE;
+	return placed == len;
+}
+
+int dqr_dyn_valid(const struct dqr_dyn_order *d)
+{
+	uint32_t v, w, e;
+	uint64_t k;
+
+	if (!is_placement(d->order, d->pos, d->len, d->num_vertices))
 		return 0;
 	for (v = 0; v < d->num_vertices; v++)
 		for (k = d->succ_off[v]; k < d->succ_off[v + 1]; k++) {
@@ -544,19 +553,11 @@ int dqr_dyn_export(const struct dqr_dyn_order *d,
 static int list_fits(const struct dqr_cdg *g,
 		     const struct dqr_channel_list *cl)
 {
-	uint32_t v, p, placed = 0;
+	uint32_t v;
 	uint64_t k;
 
-	if (cl->num_vertices != g->num_vertices || cl->len > g->num_vertices)
-		return 0;
-	for (p = 0; p < cl->len; p++) {
-		v = cl->order[p];
-		if (v >= g->num_vertices || cl->pos[v] != p)
-			return 0;
-	}
-	for (v = 0; v < g->num_vertices; v++)
-		placed += cl->pos[v] != DQR_NONE;
-	if (placed != cl->len)
+	if (cl->num_vertices != g->num_vertices || cl->len > g->num_vertices ||
+	    !is_placement(cl->order, cl->pos, cl->len, g->num_vertices))
 		return 0;
 	for (v = 0; v < g->num_vertices; v++)
 		for (k = g->succ_off[v]; k < g->succ_off[v + 1]; k++) {

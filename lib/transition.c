@@ -1052,6 +1052,40 @@ static int collect_changes(struct planner *pl)
 	return compute_order(pl);
 }
 
+/* Every changed entry on its new (or old) side, both states alike. */
+static void set_all(struct planner *pl, int new_side)
+{
+	struct uchk *u = &pl->u;
+	uint32_t i;
+	uint8_t p;
+
+	for (i = 0; i < pl->n; i++) {
+		p = new_side ? pl->e[i].new_port : pl->e[i].old_port;
+		ent_set(u->a, pl->e[i].sw, pl->e[i].lid, p);
+		ent_set(u->b, pl->e[i].sw, pl->e[i].lid, p);
+	}
+	uchk_rebase(u);
+}
+
+/* Whether the tables as they stand are cyclic; the reason names which. */
+static int tables_cyclic(struct planner *pl, const char *which)
+{
+	struct dqr_union_verdict v;
+	char buf[1500];
+	int cyclic;
+
+	if (uchk_judge(&pl->u, NULL, 0, NULL, 0, JUDGE_ALL | JUDGE_CYCLE,
+		       &v) < 0)
+		return -1;
+	cyclic = v.cyclic;
+	if (cyclic) {
+		dqr_format_verdict(pl->f, &v, buf, sizeof(buf));
+		reason_add(pl->rep, "the %s tables have a %s", which, buf);
+	}
+	dqr_union_verdict_release(&v);
+	return cyclic;
+}
+
 /*
  * Loops and dependency cycles of the old and the new tables alone.  What
  * they already hold no order can remove: DLIDs that loop in either are
@@ -1061,12 +1095,10 @@ static int collect_changes(struct planner *pl)
 static int check_ends(struct planner *pl)
 {
 	struct uchk *u = &pl->u;
-	struct dqr_union_verdict v;
-	uint32_t lid, i, old_loops = 0, new_loops = 0, first_old = 0;
+	uint32_t lid, old_loops = 0, new_loops = 0, first_old = 0;
 	uint32_t first_new = 0;
 	uint8_t *lp;
 	int old_cyc, new_cyc;
-	char buf[1500];
 
 	lp = calloc(u->lc ? u->lc : 1, 1);
 	if (!lp)
@@ -1077,20 +1109,11 @@ static int check_ends(struct planner *pl)
 			if (!old_loops++)
 				first_old = lid;
 		}
-	if (uchk_judge(u, NULL, 0, NULL, 0, JUDGE_ALL | JUDGE_CYCLE, &v) < 0)
+	old_cyc = tables_cyclic(pl, "old");
+	if (old_cyc < 0)
 		goto nomem;
-	old_cyc = v.cyclic;
-	if (old_cyc) {
-		dqr_format_verdict(pl->f, &v, buf, sizeof(buf));
-		reason_add(pl->rep, "the old tables have a %s", buf);
-	}
-	dqr_union_verdict_release(&v);
 
-	for (i = 0; i < pl->n; i++) {
-		ent_set(u->a, pl->e[i].sw, pl->e[i].lid, pl->e[i].new_port);
-		ent_set(u->b, pl->e[i].sw, pl->e[i].lid, pl->e[i].new_port);
-	}
-	uchk_rebase(u);
+	set_all(pl, 1);
 	for (lid = 1; lid < u->lc; lid++) {
 		if (!lid_judged(pl->f, lid))
 			continue;
@@ -1100,19 +1123,12 @@ static int check_ends(struct planner *pl)
 				first_new = lid;
 		}
 	}
-	if (uchk_judge(u, NULL, 0, NULL, 0, JUDGE_ALL | JUDGE_CYCLE, &v) < 0)
+	new_cyc = tables_cyclic(pl, "new");
+	if (new_cyc < 0) {
+		set_all(pl, 0);
 		goto nomem;
-	new_cyc = v.cyclic;
-	if (new_cyc) {
-		dqr_format_verdict(pl->f, &v, buf, sizeof(buf));
-		reason_add(pl->rep, "the new tables have a %s", buf);
 	}
-	dqr_union_verdict_release(&v);
-	for (i = 0; i < pl->n; i++) {
-		ent_set(u->a, pl->e[i].sw, pl->e[i].lid, pl->e[i].old_port);
-		ent_set(u->b, pl->e[i].sw, pl->e[i].lid, pl->e[i].old_port);
-	}
-	uchk_rebase(u);
+	set_all(pl, 0);
 
 	if (old_loops)
 		reason_add(pl->rep, "the old tables loop towards %u DLIDs "
