@@ -60,6 +60,7 @@
 
 #include "fabric.h"
 #include "lft.h"
+#include "route_load.h"
 #include "topo_gen.h"
 
 enum dqr_ref_kind {
@@ -94,29 +95,5 @@ enum dqr_ref_kind dqr_ref_auto(const struct dqr_gen_spec *spec);
 int dqr_ref_route(const struct dqr_fabric *f, const struct dqr_gen_spec *spec,
 		  const struct dqr_gen_place *places, enum dqr_ref_kind kind,
 		  struct dqr_lfts **out, char *err, size_t errlen);
-
-/*
- * Channel load under all-to-all CA traffic: one route from every CA (or
- * router) port to the base LID of every other one.  Counted per
- * destination over its in-tree, O(switches) per LID.  CA links always
- * carry one route per other end port, so the figures are over the
- * switch-to-switch channels; max_all includes the CA links.
- */
-struct dqr_route_load {
-	uint64_t pairs;		/* (source, destination) pairs */
-	uint64_t unrouted;	/* of them, not delivered */
-	uint32_t channels;	/* linked switch-to-switch channels */
-	uint64_t max, min;	/* routes on the busiest / idlest of them */
-	double mean;
-	uint64_t max_all;	/* busiest channel, CA links included */
-};
-
-/*
- * Fills *ld for tables t on f.  When per_channel is not NULL it receives
- * the routes per channel, indexed by the global port index that sends
- * (f->num_ports entries).  Returns 0, or -1 when out of memory.
- */
-int dqr_route_load(const struct dqr_fabric *f, const struct dqr_lfts *t,
-		   struct dqr_route_load *ld, uint64_t *per_channel);
 
 #endif

@@ -49,6 +49,7 @@ struct dqr_reroute {
 	 * close each other's cycles.
 	 */
 	uint32_t *rank;
+	const uint32_t *rank_use;	/* rank, or the caller's */
 
 	struct dqr_walk_state *st;
 	uint32_t *stack;
@@ -132,8 +133,8 @@ static void rank_switches(struct dqr_reroute *rr, const struct dqr_fabric *f)
 /* 1 when the hop from switch a to switch b leads towards the root. */
 static int hop_up(const struct dqr_reroute *rr, uint32_t a, uint32_t b)
 {
-	if (rr->rank[b] != rr->rank[a])
-		return rr->rank[b] < rr->rank[a];
+	if (rr->rank_use[b] != rr->rank_use[a])
+		return rr->rank_use[b] < rr->rank_use[a];
 	return b < a;
 }
 
@@ -192,6 +193,7 @@ struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 		rr->end_off[sw] = rr->end_off[sw - 1];
 	rr->end_off[0] = 0;
 	rank_switches(rr, f);
+	rr->rank_use = rr->rank;
 	return rr;
 }
 
@@ -525,6 +527,8 @@ static int push_candidate(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		return 0;
 	}
 	c.cost = rr->cost[via] + COST_HOP + turns;
+	if (o->bias)
+		c.cost += o->bias(o->bias_arg, f, t, sw, ch, lid);
 	if (rr->out[via] != DQR_NONE && !hop_up(rr, sw, via) &&
 	    !dqr_dyn_has_edge(cl, ch, rr->out[via])) {
 		uint32_t next = peer_switch(f, rr->out[via]);
@@ -808,6 +812,7 @@ int dqr_reroute_run(struct dqr_reroute *rr, const struct dqr_fabric *f,
 
 	memset(st, 0, sizeof(*st));
 	rr->num_changes = 0;
+	rr->rank_use = o->rank ? o->rank : rr->rank;
 	sync_channels(rr, f, cl, st);
 	switch_components(rr, f);
 	if (o->plugin && o->plugin(o->plugin_arg, f, t, cl) < 0)

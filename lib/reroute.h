@@ -54,6 +54,22 @@ struct dqr_reroute_opts {
 	int (*plugin)(void *arg, const struct dqr_fabric *f,
 		      const struct dqr_lfts *t, struct dqr_dyn_order *cl);
 	void *plugin_arg;
+	/*
+	 * Topology preference (seed 000 on fat trees, uturn_repair.h): an
+	 * extra cost, below one hop, for attaching switch sw through
+	 * channel ch towards lid, so that among equally short legal routes
+	 * the topology's own choice wins.  NULL: none.
+	 */
+	uint32_t (*bias)(void *arg, const struct dqr_fabric *f,
+			 const struct dqr_lfts *t, uint32_t sw, uint32_t ch,
+			 uint32_t lid);
+	void *bias_arg;
+	/*
+	 * Per switch index: the distance from the root of the up*\/down*
+	 * preference (see reroute.c); NULL: from the switch with the most
+	 * end ports.
+	 */
+	const uint32_t *rank;
 };
 
 struct dqr_reroute_stats {

@@ -6,6 +6,9 @@
  * unreachable pairs by kind, forwarding loops, dead ports, hop statistics
  * and a channel dependency cycle.
  *
+ * --load adds the routes per channel under all-to-all traffic and shift
+ * permutations of the end ports, to compare the balance of routings.
+ *
  * Two more modes judge a transition instead of one state:
  *   --replay=PLAN        replays staged LFT changes (records of
  *                        transition.h) from LFTS and judges the union of
@@ -23,6 +26,7 @@
 
 #include "fabric.h"
 #include "lft_read.h"
+#include "route_load.h"
 #include "text_input.h"
 #include "topo_read.h"
 #include "transition.h"
@@ -45,6 +49,10 @@ static void usage(FILE *out)
 		"switches\n"
 		"                  that differ from these earlier tables of "
 		"the same switches\n"
+		"  --load          also count routes per switch-to-switch "
+		"link: all-to-all\n"
+		"                  CA traffic, and shift permutations of the "
+		"CAs by LID\n"
 		"  --pairs=KINDS   pairs whose reachability decides the exit "
 		"status:\n"
 		"                  all (default) or ca (CA to CA only); "
@@ -123,6 +131,32 @@ static const char *switch_name(const struct dqr_fabric *f, uint32_t sw)
 static uint64_t switch_guid(const struct dqr_fabric *f, uint32_t sw)
 {
 	return f->nodes[f->switches[sw]].guid;
+}
+
+/* -------------------------------------------------------------- --load */
+
+static void print_load_text(const struct dqr_route_load *a,
+			    const struct dqr_shift_summary *s)
+{
+	printf("load all-to-all: pairs %" PRIu64 ", unrouted %" PRIu64
+	       ", switch links %u channels, max %" PRIu64 ", mean %.2f, min %"
+	       PRIu64 ", max incl. CA links %" PRIu64 "\n", a->pairs,
+	       a->unrouted, a->channels, a->max, a->mean, a->min, a->max_all);
+	printf("load shift: %u shifts, worst max %" PRIu64 ", mean max %.2f, "
+	       "mean %.2f\n", s->shifts, s->worst_max, s->mean_max, s->mean);
+}
+
+/* A member of the enclosing object: ,"load":{...} */
+static void print_load_json(const struct dqr_route_load *a,
+			    const struct dqr_shift_summary *s)
+{
+	printf(",\"load\":{\"all_to_all\":{\"pairs\":%" PRIu64
+	       ",\"unrouted\":%" PRIu64 ",\"channels\":%u,\"max\":%" PRIu64
+	       ",\"mean\":%.4f,\"min\":%" PRIu64 ",\"max_all\":%" PRIu64
+	       "},\"shift\":{\"shifts\":%u,\"worst_max\":%" PRIu64
+	       ",\"mean_max\":%.4f,\"mean\":%.4f}}", a->pairs, a->unrouted,
+	       a->channels, a->max, a->mean, a->min, a->max_all, s->shifts,
+	       s->worst_max, s->mean_max, s->mean);
 }
 
 /* ------------------------------------------------------------ --replay */
@@ -476,11 +510,14 @@ int main(int argc, char **argv)
 		{ "reconf", required_argument, NULL, 'i' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "one-shot-from", required_argument, NULL, 'o' },
+		{ "load", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dqr_lft_read_info info;
 	struct dqr_verify_report r;
+	struct dqr_route_load load_all;
+	struct dqr_shift_summary load_shift;
 	struct dqr_fabric *f;
 	struct dqr_lfts *t;
 	unsigned kinds = DQR_PAIRS_ALL;
@@ -490,7 +527,7 @@ int main(int argc, char **argv)
 	int have_reconf = 0;
 	struct dqr_lft_diff diff;
 	char err[512];
-	int c, json = 0, ok;
+	int c, json = 0, ok, load = 0;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -526,6 +563,9 @@ int main(int argc, char **argv)
 		case 'o':
 			one_shot = optarg;
 			break;
+		case 'l':
+			load = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -545,6 +585,11 @@ int main(int argc, char **argv)
 	}
 	if ((replay || one_shot) && baseline) {
 		fprintf(stderr, "dqr-check: --baseline does not go with "
+			"--replay or --one-shot-from\n");
+		return 2;
+	}
+	if ((replay || one_shot) && load) {
+		fprintf(stderr, "dqr-check: --load does not go with "
 			"--replay or --one-shot-from\n");
 		return 2;
 	}
@@ -602,6 +647,15 @@ int main(int argc, char **argv)
 		return c;
 	}
 
+	/* before any output: no half-printed JSON when memory runs out */
+	if (load && (dqr_route_load(f, t, &load_all, NULL) ||
+		     dqr_shift_load_summary(f, t, &load_shift))) {
+		fprintf(stderr, "dqr-check: out of memory\n");
+		dqr_lft_read_info_release(&info);
+		dqr_lfts_free(t);
+		dqr_fabric_free(f);
+		return 2;
+	}
 	if (dqr_verify(f, t, &r, NULL)) {
 		fprintf(stderr, "dqr-check: out of memory\n");
 		dqr_lft_read_info_release(&info);
@@ -613,16 +667,22 @@ int main(int argc, char **argv)
 		printf("{\"changed\":{\"entries\":%" PRIu64 ",\"blocks\":%"
 		       PRIu64 ",\"switches\":%u},\"report\":", diff.entries,
 		       diff.blocks, diff.switches);
+	else if (json && load)
+		printf("{\"report\":");
 	if (json)
 		dqr_print_report_json(stdout, f, &r, kinds);
 	else
 		dqr_print_report_text(stdout, f, &r, kinds);
-	if (json && baseline)
+	if (json && load)
+		print_load_json(&load_all, &load_shift);
+	if (json && (baseline || load))
 		printf("}\n");
 	else if (baseline)
 		printf("changed against %s: %" PRIu64 " entries, %" PRIu64
 		       " blocks of 64 LIDs, %u switches\n", baseline,
 		       diff.entries, diff.blocks, diff.switches);
+	if (!json && load)
+		print_load_text(&load_all, &load_shift);
 	ok = dqr_verify_ok(&r, kinds);
 	dqr_verify_report_free(&r);
 	dqr_lft_read_info_release(&info);

@@ -51,6 +51,29 @@ expect 1 '"cycle":\["0x' -- --json "$data/tiny-cycle.ibnd" \
 expect 1 "pairs switch-to-switch *6  unreachable 0" -- \
 	"$data/tiny-cycle.ibnd" "$data/tiny-cycle.fts"
 
+# --load: routes per link.  On the tiny capture each of the four
+# switch-to-switch channels (two cables, both ways) carries 2 of the 12
+# CA pairs and each CA link 3.  The shifts order the CAs by LID (Hca1 2,
+# Hca2 4, Hca3 5, Hca4 6): shifts 1 and 3 cross every channel once,
+# shift 2 stays on each switch.
+expect 0 "load all-to-all: pairs 12, unrouted 0, switch links 4 channels, max 2, mean 2.00, min 2, max incl. CA links 3" \
+	-- --load "$data/tiny.ibnd" "$data/tiny.fts"
+expect 0 "load shift: 3 shifts, worst max 1, mean max 0.67, mean 0.67" -- \
+	--load "$data/tiny.ibnd" "$data/tiny.osm-lfts"
+expect 0 '"load":{"all_to_all":{"pairs":12,"unrouted":0,"channels":4,"max":2,"mean":2.0000,"min":2,"max_all":3},"shift":{"shifts":3,"worst_max":1,"mean_max":0.6667,"mean":0.6667}}' \
+	-- --json --load "$data/tiny.ibnd" "$data/tiny.fts"
+expect 1 '^,"load":{"all_to_all":{"pairs":12,"unrouted":3,' \
+	-- --json --load --baseline="$data/tiny.fts" "$data/tiny.ibnd" \
+	"$data/tiny-loop.fts"
+# the loop loses Hca2 to three CAs; their routes load no channel, so
+# Switch1's cable towards it carries none and the mean drops
+expect 1 "load all-to-all: pairs 12, unrouted 3, switch links 4 channels, max 2, mean 1.50, min 0" \
+	-- --load "$data/tiny.ibnd" "$data/tiny-loop.fts"
+expect 1 "load shift: 3 shifts, worst max 1, mean max 0.67, mean 0.50" -- \
+	--load "$data/tiny.ibnd" "$data/tiny-loop.fts"
+expect 2 "--load does not go with" -- --load \
+	--one-shot-from="$data/tiny.fts" "$data/tiny.ibnd" "$data/tiny.fts"
+
 # malformed input: file:line and status 2
 sed '17s/.*/0x0004 0x3 : garbage/' "$data/tiny.fts" > "$out.bad"
 expect 2 "$out.bad:17:" -- "$data/tiny.ibnd" "$out.bad"
