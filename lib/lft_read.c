@@ -26,6 +26,8 @@ struct reader {
 	uint32_t *seen;		/* LID -> last section listing it, 0 */
 	uint32_t section;	/* 1-based number of the current section */
 	uint32_t sw;		/* the current section's switch, or NONE */
+	int skip_unknown;	/* sections of unknown switches: skip them */
+	int skipping;		/* in such a section */
 };
 
 const char *dqr_lft_format_name(int format)
@@ -150,6 +152,11 @@ static int parse_header(struct reader *r, const char *s)
 	}
 
 	node = dqr_node_index_guid(r->ix, guid);
+	r->skipping = node == DQR_NONE && r->skip_unknown;
+	if (r->skipping) {
+		r->info.switches_unknown++;
+		return 0;
+	}
 	if (node == DQR_NONE) {
 		dqr_text_error(&r->in, r->err, r->errlen,
 			       "switch GUID 0x%016" PRIx64
@@ -187,6 +194,8 @@ static int parse_entry(struct reader *r, const char *s)
 	size_t n = dqr_token_len(s);
 	uint64_t lid, port;
 
+	if (r->skipping)
+		return 0;
 	if (hex_token(s, n, UINT64_MAX, &lid)) {
 		dqr_text_error(&r->in, r->err, r->errlen, "bad LID '%.*s'",
 			       (int)(n < SHOW ? n : SHOW), s);
@@ -334,16 +343,17 @@ static int finish(struct reader *r)
 	return 0;
 }
 
-struct dqr_lfts *dqr_parse_lfts(const struct dqr_fabric *f, FILE *fp,
-				const char *fname,
-				struct dqr_lft_read_info *info,
-				char *err, size_t errlen)
+static struct dqr_lfts *parse_lfts(const struct dqr_fabric *f, FILE *fp,
+				   const char *fname,
+				   struct dqr_lft_read_info *info,
+				   int skip_unknown, char *err, size_t errlen)
 {
 	struct reader r;
 	struct dqr_lfts *t = NULL;
 	int rc;
 
 	memset(&r, 0, sizeof(r));
+	r.skip_unknown = skip_unknown;
 	dqr_text_input_init(&r.in, fp, fname);
 	r.err = err;
 	r.errlen = errlen;
@@ -387,9 +397,18 @@ out:
 	return t;
 }
 
-struct dqr_lfts *dqr_read_lfts(const struct dqr_fabric *f, const char *path,
-			       struct dqr_lft_read_info *info,
-			       char *err, size_t errlen)
+struct dqr_lfts *dqr_parse_lfts(const struct dqr_fabric *f, FILE *fp,
+				const char *fname,
+				struct dqr_lft_read_info *info,
+				char *err, size_t errlen)
+{
+	return parse_lfts(f, fp, fname, info, 0, err, errlen);
+}
+
+static struct dqr_lfts *read_lfts(const struct dqr_fabric *f,
+				  const char *path,
+				  struct dqr_lft_read_info *info,
+				  int skip_unknown, char *err, size_t errlen)
 {
 	struct dqr_lfts *t;
 	FILE *fp = fopen(path, "r");
@@ -400,7 +419,22 @@ struct dqr_lfts *dqr_read_lfts(const struct dqr_fabric *f, const char *path,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	t = dqr_parse_lfts(f, fp, path, info, err, errlen);
+	t = parse_lfts(f, fp, path, info, skip_unknown, err, errlen);
 	fclose(fp);
 	return t;
+}
+
+struct dqr_lfts *dqr_read_lfts(const struct dqr_fabric *f, const char *path,
+			       struct dqr_lft_read_info *info,
+			       char *err, size_t errlen)
+{
+	return read_lfts(f, path, info, 0, err, errlen);
+}
+
+struct dqr_lfts *dqr_read_lfts_known(const struct dqr_fabric *f,
+				     const char *path,
+				     struct dqr_lft_read_info *info,
+				     char *err, size_t errlen)
+{
+	return read_lfts(f, path, info, 1, err, errlen);
 }

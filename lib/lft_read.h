@@ -39,6 +39,7 @@ struct dqr_lft_read_info {
 	int format;			/* enum dqr_lft_format */
 	uint32_t switches_seen;		/* sections read */
 	uint32_t switches_missing;	/* fabric switches without a section */
+	uint32_t switches_unknown;	/* sections skipped, see _known() */
 	uint32_t *missing;		/* their switch indices, ascending */
 	uint64_t entries;		/* entry lines read */
 	uint32_t top_lid;		/* highest top of the header ranges */
@@ -72,5 +73,15 @@ struct dqr_lfts *dqr_parse_lfts(const struct dqr_fabric *f, FILE *fp,
 struct dqr_lfts *dqr_read_lfts(const struct dqr_fabric *f, const char *path,
 			       struct dqr_lft_read_info *info,
 			       char *err, size_t errlen);
+
+/*
+ * As dqr_read_lfts(), but the tables of switches f does not have are
+ * skipped (counted in info->switches_unknown): tables read before a
+ * switch failed, compared with the fabric after.
+ */
+struct dqr_lfts *dqr_read_lfts_known(const struct dqr_fabric *f,
+				     const char *path,
+				     struct dqr_lft_read_info *info,
+				     char *err, size_t errlen);
 
 #endif

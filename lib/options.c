@@ -25,6 +25,7 @@ const char *const dqr_base_engine_names[DQR_BASE_NUM + 1] = {
 	[DQR_BASE_DFSSSP] = "dfsssp",
 	[DQR_BASE_SSSP] = "sssp",
 	[DQR_BASE_TORUS_2QOS] = "torus-2QoS",
+	[DQR_BASE_UTURN] = "uturn",
 	[DQR_BASE_NUM] = NULL,
 };
 

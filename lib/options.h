@@ -26,7 +26,8 @@
  * The names are OpenSM's own (osm_opensm.c), matched case-insensitively.
  */
 enum dqr_base_engine {
-	DQR_BASE_AUTO = 0,	/* ftree, else updn, else minhop */
+	/* uturn on a fat tree, else ftree, else updn, else minhop */
+	DQR_BASE_AUTO = 0,
 	DQR_BASE_FTREE,
 	DQR_BASE_UPDN,
 	DQR_BASE_DNUP,
@@ -37,6 +38,7 @@ enum dqr_base_engine {
 	DQR_BASE_DFSSSP,
 	DQR_BASE_SSSP,
 	DQR_BASE_TORUS_2QOS,
+	DQR_BASE_UTURN,		/* lib's own fat-tree routing, not OpenSM's */
 	DQR_BASE_NUM
 };
 

@@ -14,8 +14,10 @@
 #include <string.h>
 
 #include "errmsg.h"
+#include "ftree_shape.h"
 #include "ref_routing.h"
 #include "route_walk.h"
+#include "uturn_route.h"
 
 #define REF_INF UINT32_MAX
 #define REF_MAX_LEVELS 20	/* kary: N <= 16 */
@@ -27,6 +29,7 @@ static const char *const ref_names[DQR_REF_NUM_KINDS] = {
 	[DQR_REF_DOR_WRAP] = "dor-wrap",
 	[DQR_REF_ECUBE] = "ecube",
 	[DQR_REF_UPDN] = "updn",
+	[DQR_REF_UTURN] = "uturn",
 };
 
 const char *dqr_ref_name(enum dqr_ref_kind kind)
@@ -810,6 +813,24 @@ static int check_kind(const struct dqr_gen_spec *s, enum dqr_ref_kind kind,
 	return 0;
 }
 
+/*
+ * The plugin's own fat-tree routing.  It finds the tree in the cabling,
+ * so it needs neither spec nor places, and routes read fabrics as well.
+ */
+static int uturn_route(const struct dqr_fabric *f, struct dqr_lfts **out,
+		       char *err, size_t errlen)
+{
+	struct dqr_uturn_stats st;
+	struct dqr_ftree *ft;
+	int ret;
+
+	if (dqr_ftree_detect(f, &ft, err, errlen))
+		return -1;
+	ret = dqr_uturn_route(f, ft, out, &st, err, errlen);
+	dqr_ftree_free(ft);
+	return ret;
+}
+
 int dqr_ref_route(const struct dqr_fabric *f, const struct dqr_gen_spec *spec,
 		  const struct dqr_gen_place *places, enum dqr_ref_kind kind,
 		  struct dqr_lfts **out, char *err, size_t errlen)
@@ -831,6 +852,8 @@ int dqr_ref_route(const struct dqr_fabric *f, const struct dqr_gen_spec *spec,
 		dqr_set_err(err, errlen, "fabric not finished");
 		return -1;
 	}
+	if (kind == DQR_REF_UTURN)
+		return uturn_route(f, out, err, errlen);
 	if (check_kind(spec, kind, err, errlen))
 		return -1;
 	if (kind != DQR_REF_UPDN) {

@@ -45,6 +45,14 @@
  *   (destination, switch) picks, so consecutive hops do not make
  *   correlated choices.  Deadlock free on any fabric; DQR_NO_PATH
  *   towards other components.
+ * DQR_REF_UTURN (any fabric that is a fat tree by its cabling; the spec
+ *   is not used)
+ *   The plugin's base=uturn: dqr_ftree_detect(), then dqr_uturn_route()
+ *   (uturn_route.h): CA LIDs D-mod-k in sequence D, switch LIDs
+ *   up*\/down* or through the U-turns of seed 000, deadlock free on one
+ *   VL.  Fails with the detector's message when f is no fat tree.  It
+ *   leaves an entry DQR_NO_PATH only where it cannot place a U-turn
+ *   (none on an intact k-ary n-tree); dqr_recon_start fills those.
  *
  * FTREE_MOD, DOR, DOR_WRAP and ECUBE are defined on the intact generated
  * fabric: with links removed they still name only linked ports and build
@@ -70,10 +78,14 @@ enum dqr_ref_kind {
 	DQR_REF_DOR_WRAP,
 	DQR_REF_ECUBE,
 	DQR_REF_UPDN,
+	DQR_REF_UTURN,
 	DQR_REF_NUM_KINDS
 };
 
-/* "auto", "ftree-mod", "dor", "dor-wrap", "ecube", "updn"; "?" if bad. */
+/*
+ * "auto", "ftree-mod", "dor", "dor-wrap", "ecube", "updn", "uturn"; "?"
+ * if bad.
+ */
 const char *dqr_ref_name(enum dqr_ref_kind kind);
 
 /* The kind named by name (as dqr_ref_name spells it); -1 if none. */
@@ -81,14 +93,15 @@ int dqr_ref_parse(const char *name, enum dqr_ref_kind *kind);
 
 /*
  * What DQR_REF_AUTO picks: fat trees -> FTREE_MOD, mesh and torus -> DOR
- * (no wrap links), hypercube -> ECUBE, spec NULL -> UPDN.
+ * (no wrap links), hypercube -> ECUBE, spec NULL -> UPDN.  Never UTURN:
+ * the figures of earlier runs stay what they were.
  */
 enum dqr_ref_kind dqr_ref_auto(const struct dqr_gen_spec *spec);
 
 /*
  * Routes f.  spec is the spec f was generated from, or NULL (then only
- * UPDN or AUTO).  places as dqr_gen_build_places gave them, or NULL to
- * derive them from spec.  On success *out holds new tables
+ * UPDN, UTURN or AUTO).  places as dqr_gen_build_places gave them, or
+ * NULL to derive them from spec.  On success *out holds new tables
  * (dqr_lfts_free them) and 0 is returned; otherwise -1 with a message in
  * err (spec and kind do not fit, f does not match spec, no memory).
  */

@@ -42,6 +42,7 @@ static const base_setup_fn base_setup[DQR_BASE_NUM] = {
 	[DQR_BASE_DFSSSP] = osm_ucast_dfsssp_setup,
 	[DQR_BASE_SSSP] = osm_ucast_sssp_setup,
 	[DQR_BASE_TORUS_2QOS] = osm_ucast_torus2QoS_setup,
+	[DQR_BASE_UTURN] = NULL,	/* dqr_engine.c routes it itself */
 };
 
 /* why a base is dropped from a pass, as the log says it */

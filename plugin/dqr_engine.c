@@ -15,6 +15,7 @@
 #include "route_walk.h"
 #include "subnet_model.h"
 #include "timing.h"
+#include "uturn_route.h"
 
 
 struct dqr_ctx *dqr_ctx_new(osm_opensm_t *osm, const struct dqr_options *o)
@@ -52,6 +53,7 @@ void dqr_ctx_free(struct dqr_ctx *ctx)
 	dqr_bases_destroy(&ctx->bases);
 	dqr_recon_drop(ctx);
 	drop_last_pass(ctx);
+	dqr_ftree_free(ctx->ftree);
 	free(ctx);
 }
 
@@ -88,6 +90,87 @@ static int model_pass(struct dqr_ctx *ctx, double *ms)
 	return 0;
 }
 
+/* Why base=uturn could not route: loud when the user asked for it. */
+static void uturn_refused(struct dqr_ctx *ctx, const char *why)
+{
+	if (ctx->opts.base == DQR_BASE_UTURN)
+		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ24: dqr: "
+			"base=uturn cannot route this fabric (%s); routing "
+			"with updn instead\n", why);
+	else
+		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: 'uturn' does "
+			"not fit (%s), trying 'ftree'\n", why);
+}
+
+static void log_uturn(struct dqr_ctx *ctx, const struct dqr_ftree *ft,
+		      const struct dqr_uturn_stats *st)
+{
+	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: uturn: fat tree of %u "
+		"levels, %u switch groups, %u end ports; %" PRIu64 " switch "
+		"entries towards switches need a U-turn (%" PRIu64 " turn "
+		"at their group's U-turn switch, %" PRIu64 " elsewhere, %"
+		PRIu64 " go down first), %" PRIu64 " left to DQR, %.1f ms\n",
+		ft->num_levels, ft->num_groups, ft->num_end, st->uturn_entries,
+		st->at_group_uturn, st->elsewhere, st->down_first,
+		st->unrouted, st->us / 1e3);
+}
+
+/*
+ * base=uturn (or auto): lib's fat-tree routing on the subnet as it is.
+ * Returns what OpenSM's second step expects, or 1 when the fabric is no
+ * fat tree (then a base engine of OpenSM's must route).
+ */
+static int uturn_pass(struct dqr_ctx *ctx)
+{
+	struct dqr_model_stats mst;
+	struct dqr_uturn_stats st;
+	struct dqr_fabric *f;
+	struct dqr_lfts *held, *t;
+	struct dqr_ftree *ft;
+	char err[256], base[128], what[160];
+	uint64_t filled = 0;
+	double t0 = dqr_now_ms();
+
+	ctx->bases.ran = NULL;
+	ctx->bases.failed = 0;
+	forward_optional(ctx);
+	if (dqr_subnet_model_build(&ctx->osm->subn, &f, &held, &mst, err,
+				   sizeof(err))) {
+		uturn_refused(ctx, err);
+		return 1;
+	}
+	dqr_lfts_free(held);
+	if (dqr_ftree_detect(f, &ft, err, sizeof(err))) {
+		uturn_refused(ctx, err);
+		dqr_fabric_free(f);
+		return 1;
+	}
+	if (dqr_uturn_route(f, ft, &t, &st, err, sizeof(err))) {
+		uturn_refused(ctx, err);
+		dqr_ftree_free(ft);
+		dqr_fabric_free(f);
+		return 1;
+	}
+	drop_last_pass(ctx);
+	ctx->fabric = f;
+	ctx->lfts = t;
+	dqr_ftree_free(ctx->ftree);
+	ctx->ftree = ft;
+	ctx->ran_uturn = 1;
+	log_uturn(ctx, ft, &st);
+	dqr_start_after_base(ctx, &filled);
+	dqr_fmt_base(ctx, base, sizeof(base));
+	snprintf(what, sizeof(what), "base %s", base);
+	if (!ctx->opts.verify) {
+		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
+			"dqr: %s: verify=off, filled %" PRIu64 " entries\n",
+			what, filled);
+		return dqr_hand_over(ctx, ctx->fabric, ctx->lfts, what);
+	}
+	dqr_judge(ctx, what, dqr_now_ms() - t0, filled);
+	return dqr_hand_over(ctx, ctx->fabric, ctx->lfts, what);
+}
+
 /*
  * Runs the base engine for the whole fabric, then starts DQR on its
  * tables.  Returns what OpenSM's second routing step expects.
@@ -97,10 +180,20 @@ static int base_pass(struct dqr_ctx *ctx)
 	char base[128], what[160];
 	uint64_t filled = 0;
 	double ms;
-	int ret;
+	int ret, choice = ctx->opts.base;
 
 	dqr_recon_drop(ctx);
-	ret = dqr_bases_fwd_tables(&ctx->bases, ctx->opts.base);
+	ctx->ran_uturn = 0;
+	if (ctx->try_uturn) {
+		ctx->try_uturn = 0;
+		ret = uturn_pass(ctx);
+		if (ret != 1)
+			return ret;
+		ctx->ran_uturn = 0;
+		if (choice == DQR_BASE_UTURN)
+			choice = DQR_BASE_UPDN;
+	}
+	ret = dqr_bases_fwd_tables(&ctx->bases, choice);
 	forward_optional(ctx);
 	if (ret < 0) {
 		/* OpenSM's fallback decides the tables now, not our model */
@@ -214,6 +307,21 @@ static void forward_optional(struct dqr_ctx *ctx)
 /* ------------------------------------------------------------------ */
 /* the routing callbacks */
 
+/*
+ * Step 1 of a base pass.  uturn (and auto, which tries it first) needs
+ * only OpenSM's hop counts; if it then finds no fat tree, step 2 runs a
+ * base engine's step 1 itself (dqr_bases_fwd_tables()).
+ */
+static int base_lid_matrices(struct dqr_ctx *ctx)
+{
+	ctx->try_uturn = ctx->opts.base == DQR_BASE_UTURN ||
+			 ctx->opts.base == DQR_BASE_AUTO;
+	if (ctx->try_uturn)
+		return osm_ucast_mgr_build_lid_matrices(
+			&ctx->osm->sm.ucast_mgr);
+	return dqr_bases_lid_matrices(&ctx->bases, ctx->opts.base);
+}
+
 static int dqr_build_lid_matrices(void *context)
 {
 	struct dqr_ctx *ctx = context;
@@ -226,7 +334,7 @@ static int dqr_build_lid_matrices(void *context)
 		/* DQR keeps the tables; OpenSM's hop counts serve the SA */
 		return osm_ucast_mgr_build_lid_matrices(
 			&ctx->osm->sm.ucast_mgr);
-	return dqr_bases_lid_matrices(&ctx->bases, ctx->opts.base);
+	return base_lid_matrices(ctx);
 }
 
 static int dqr_build_fwd_tables(void *context)
@@ -242,7 +350,7 @@ static int dqr_build_fwd_tables(void *context)
 			return 0;
 		/* fallback: the base engine routes from scratch */
 		dqr_recon_drop(ctx);
-		if (dqr_bases_lid_matrices(&ctx->bases, ctx->opts.base))
+		if (base_lid_matrices(ctx))
 			return -1;
 	}
 	return base_pass(ctx);

@@ -21,6 +21,7 @@
 
 #include "base_engines.h"
 #include "fabric.h"
+#include "ftree_shape.h"
 #include "lft.h"
 #include "node_index.h"
 #include "options.h"
@@ -70,8 +71,13 @@ struct dqr_ctx {
 	struct dqr_xfer xfer;
 	uint64_t transitions;
 
+	/* base=uturn: the fat tree of the reference model, when it ran */
+	struct dqr_ftree *ftree;
+	int ran_uturn;
+
 	/* decided by the first step of a pass, used by the second */
 	int pass_dqr;
+	int try_uturn;
 	double ms_plan;		/* modelling and projecting, step 1 */
 	struct dqr_fabric *proj;
 	struct dqr_topo_diff diff;

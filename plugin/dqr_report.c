@@ -70,7 +70,8 @@ static void log_cycle(struct dqr_ctx *ctx, const char *what)
 			"channels in the one-layer channel dependency graph; "
 			"'%s' spreads routes over virtual lanes by SL, which "
 			"dqr does not check: %s\n", what, c->len,
-			dqr_base_name(ctx->bases.ran), line);
+			ctx->bases.ran ? dqr_base_name(ctx->bases.ran) : "?",
+			line);
 		return;
 	}
 	OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR,
@@ -108,7 +109,7 @@ void dqr_fmt_base(const struct dqr_ctx *ctx, char *buf, size_t len)
 	size_t used;
 	int id, first = 1;
 
-	used = snprintf(buf, len, "%s",
+	used = snprintf(buf, len, "%s", ctx->ran_uturn ? "uturn" :
 			b->ran ? dqr_base_name(b->ran) : "none");
 	if (ctx->opts.base != DQR_BASE_AUTO || used >= len)
 		return;

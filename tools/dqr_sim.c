@@ -8,6 +8,11 @@
  * free, what the reconfiguration touched and what it cost.  --bench times
  * single faults from the start state instead.
  *
+ * With --routing uturn the fat tree is recognised once from the cabling
+ * and DQR prefers seed 000's reroutes (uturn_repair.h), as the plugin
+ * does after base=uturn; --no-uturn-bias leaves DQR's search without
+ * that preference, so that the two can be compared on the same faults.
+ *
  * Every run starts from one copy of the state dqr_recon_start() built, so
  * the channel list is built (and timed) once.  A run stops at its first
  * failure and counts as failed for every later fault, as in the paper.
@@ -22,6 +27,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +36,7 @@
 #include "channel_list.h"
 #include "dyn_order.h"
 #include "fabric.h"
+#include "ftree_shape.h"
 #include "lft.h"
 #include "lft_read.h"
 #include "options.h"
@@ -40,6 +47,7 @@
 #include "topo_diff.h"
 #include "topo_gen.h"
 #include "topo_read.h"
+#include "uturn_repair.h"
 #include "verify.h"
 #include "verify_print.h"
 
@@ -69,6 +77,7 @@ struct sim_opts {
 	uint64_t seed;
 	int ca_links, json, bench;
 	int unroute_sw;			/* DQR routes the switch LIDs */
+	int no_uturn_bias;		/* uturn without seed 000's choice */
 	const char *data_path;
 	struct dqr_reroute_opts ro;
 	int verify;			/* enum verify_policy */
@@ -113,6 +122,12 @@ struct sim_scale {
 /* What happened at one fault step, summed over the runs that got there. */
 struct step_stats {
 	uint32_t reached, ok, failed, split, verified, verify_failed;
+	/*
+	 * ok, and the check (when it ran) found every connected pair
+	 * reachable; states verified with a dependency cycle in the tables
+	 * or in the mix of old and new entries
+	 */
+	uint32_t connected, cyclic;
 	double broken, changed, pairs;	/* sums of fractions */
 	double turns, reorders, moved, refused, lids;
 	double max_changed;		/* worst fraction of entries changed */
@@ -122,10 +137,14 @@ struct step_stats {
 
 struct sim {
 	const struct sim_opts *o;
+	/* o->ro with the topology preference, when there is one */
+	struct dqr_reroute_opts ro;
+	struct dqr_ftree *ft;		/* --routing uturn: the bias's tree */
 	struct sim_input in;
 	struct pristine p;
 	struct sim_scale sc;
 	struct step_stats *steps;
+	struct step_stats start_step;	/* k = 0: the start tables */
 	uint32_t verify_failures;
 	uint32_t verify_failures_partial;	/* after a reported failure */
 	uint64_t states_verified;
@@ -178,7 +197,9 @@ static void usage(FILE *out)
 "  --fabric SPEC        generated fabric (kary:K,N fattree2:R fattree3:R\n"
 "                       mesh:AxB torus:AxB hypercube:D; see dqr-genfabric)\n"
 "  --routing NAME       its base routing: auto (default), ftree-mod, dor,\n"
-"                       dor-wrap, ecube, updn\n"
+"                       dor-wrap, ecube, updn, uturn (any fat tree; DQR\n"
+"                       then prefers seed 000's reroutes)\n"
+"  --no-uturn-bias      with uturn: DQR without that preference\n"
 "  --topology FILE      ibnetdiscover output (or ibsim net file with LIDs)\n"
 "  --lfts FILE          dump_fts output or OpenSM's opensm-lfts.dump\n"
 "  --dqr-switch-lids    clear the entries towards switch LIDs first: DQR\n"
@@ -274,7 +295,7 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 	case 'r':
 		if (dqr_ref_parse(arg, &o->routing))
 			return bad_value(name, arg, "auto, ftree-mod, dor, "
-					 "dor-wrap, ecube or updn");
+					 "dor-wrap, ecube, updn or uturn");
 		o->routing_set = 1;
 		break;
 	case 'T':
@@ -304,6 +325,9 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 		break;
 	case 'S':
 		o->unroute_sw = 1;
+		break;
+	case 'B':
+		o->no_uturn_bias = 1;
 		break;
 	case 'm':
 		if (parse_choice(arg, dqr_mode_names, &k))
@@ -358,6 +382,12 @@ static int check_input_options(const struct sim_opts *o)
 			"--lfts gives the tables\n");
 		return -1;
 	}
+	/* silently ignored it would make two runs look compared */
+	if (o->no_uturn_bias && o->routing != DQR_REF_UTURN) {
+		fprintf(stderr, PROG ": --no-uturn-bias applies to --routing "
+			"uturn only\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -374,6 +404,7 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		{ "seed", required_argument, NULL, 's' },
 		{ "ca-links", no_argument, NULL, 'c' },
 		{ "dqr-switch-lids", no_argument, NULL, 'S' },
+		{ "no-uturn-bias", no_argument, NULL, 'B' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "turns", required_argument, NULL, 't' },
 		{ "verify", required_argument, NULL, 'v' },
@@ -523,6 +554,30 @@ static void input_release(struct sim_input *in)
 	in->t = NULL;
 }
 
+/*
+ * After base=uturn the plugin lets DQR prefer seed 000's reroutes; so
+ * does the simulator, on the tree of the reference fabric (projections
+ * keep its switch and port indices, which is all the tree refers to).
+ */
+static int setup_uturn_bias(struct sim *s)
+{
+	char err[512];
+
+	if (s->o->routing != DQR_REF_UTURN || s->o->no_uturn_bias)
+		return 0;
+	if (dqr_ftree_detect(s->in.f, &s->ft, err, sizeof(err))) {
+		fprintf(stderr, PROG ": %s: %s\n", s->in.name, err);
+		return -1;
+	}
+	dqr_uturn_repair_opts(s->ft, &s->ro);
+	return 0;
+}
+
+static const char *bias_name(const struct sim *s)
+{
+	return s->ro.bias == dqr_uturn_bias ? "uturn" : "none";
+}
+
 /* ------------------------------------------------------------ state */
 
 static void pristine_release(struct pristine *p)
@@ -597,7 +652,7 @@ static int start(struct sim *s)
 	double t0;
 	int ret;
 
-	ret = dqr_recon_start(&r, s->in.f, s->in.t, &s->o->ro, &s->p.start);
+	ret = dqr_recon_start(&r, s->in.f, s->in.t, &s->ro, &s->p.start);
 	if (ret == DQR_RECON_NOMEM)
 		return -1;
 	if (ret == DQR_RECON_CYCLIC) {
@@ -728,6 +783,21 @@ static int fabric_split(const struct dqr_fabric *f, const uint8_t *linked,
 
 /* ------------------------------------------------------------ verify */
 
+/*
+ * What a check found, as bits: deadlock (a cycle in the tables or in
+ * the mix of old and new entries), lost connectivity, and failures of
+ * DQR's own bookkeeping that are neither.
+ */
+enum {
+	VF_CYCLE = 1,		/* dependency cycle in the new tables */
+	VF_MIX_CYCLE = 2,	/* ... in old and new entries mixed */
+	VF_LOOP = 4,		/* forwarding loop */
+	VF_LOST = 8,		/* claimed success, a connected pair lost */
+	VF_LIST = 16,		/* a dependency the list does not admit */
+};
+#define VF_DEADLOCK (VF_CYCLE | VF_MIX_CYCLE)
+#define VF_DISCONNECTED (VF_LOOP | VF_LOST)
+
 /* The state being verified, for the messages. */
 struct where {
 	uint32_t run;		/* or benchmark trial */
@@ -738,15 +808,25 @@ struct where {
 static void verify_complain(const struct sim *s, const char *what,
 			    const struct where *w)
 {
+	char at[64];
+
+	if (w->step)
+		snprintf(at, sizeof(at), "%s %u, fault %u",
+			 s->o->bench ? "trial" : "run", w->run, w->step);
+	else
+		snprintf(at, sizeof(at), "start tables");
 	fprintf(stderr, PROG ": VERIFICATION FAILED (a DQR bug): %s, "
-		"%s%s, mode %s, turns %s, seed %" PRIu64 ", %s %u, fault %u\n",
+		"%s%s, mode %s, turns %s, bias %s, seed %" PRIu64 ", %s\n",
 		s->in.name, what, w->code == DQR_RECON_OK ? "" :
 		" (partial tables of an update that reported failure)",
 		dqr_mode_names[s->o->ro.mode], dqr_turns_names[s->o->ro.turns],
-		s->o->seed, s->o->bench ? "trial" : "run", w->run, w->step);
+		bias_name(s), s->o->seed, at);
 }
 
-/* Tables: loops, cycles and, when DQR claims success, reachability. */
+/*
+ * Tables: loops, cycles and, when DQR claims success, reachability.  The
+ * VF_ bits found, or -1 when out of memory.
+ */
 static int verify_tables(const struct sim *s, const struct dqr_fabric *proj,
 			 const struct dqr_lfts *t, const struct where *w)
 {
@@ -761,13 +841,13 @@ static int verify_tables(const struct sim *s, const struct dqr_fabric *proj,
 		snprintf(what, sizeof(what), "dependency cycle of %u channels",
 			 v.cycle.len);
 		verify_complain(s, what, w);
-		bad = 1;
+		bad |= VF_CYCLE;
 	}
 	if (v.loop_entries) {
 		snprintf(what, sizeof(what), "%" PRIu64 " entries on a "
 			 "forwarding loop", v.loop_entries);
 		verify_complain(s, what, w);
-		bad = 1;
+		bad |= VF_LOOP;
 	}
 	for (k = 0; k < DQR_PAIR_NUM_KINDS; k++)
 		lost += v.unreachable[k] - v.disconnected[k];
@@ -778,7 +858,7 @@ static int verify_tables(const struct sim *s, const struct dqr_fabric *proj,
 			 " entries name a dead port", lost,
 			 v.dead_port_entries);
 		verify_complain(s, what, w);
-		bad = 1;
+		bad |= VF_LOST;
 	}
 	dqr_verify_report_free(&v);
 	return bad;
@@ -803,7 +883,8 @@ static struct dqr_lfts *tables_before(const struct dqr_recon *r)
 /*
  * The channel list must admit every dependency of the new tables, and of
  * any mix of old and new entries while the switches are updated: that is
- * DQR's deadlock freedom argument, checked directly.
+ * DQR's deadlock freedom argument, checked directly.  0, VF_MIX_CYCLE,
+ * VF_LIST, or -1 when out of memory.
  */
 static int verify_list(const struct sim *s, const struct dqr_recon *r,
 		       const struct dqr_fabric *proj, const struct where *w)
@@ -824,7 +905,7 @@ static int verify_list(const struct sim *s, const struct dqr_recon *r,
 	if (!dqr_cl_covers(r->cl, g)) {
 		verify_complain(s, "a dependency of the new tables is not "
 				"admitted by the channel list", w);
-		bad = 1;
+		bad = VF_LIST;
 	} else if (!dqr_cl_covers(r->cl, gt)) {
 		ret = dqr_channel_list_build(proj, gt, &cl, NULL);
 		if (ret == 0)
@@ -835,14 +916,17 @@ static int verify_list(const struct sim *s, const struct dqr_recon *r,
 				"a dependency of old and new entries mixed is "
 				"not admitted by the channel list (the mix is "
 				"acyclic)", w);
-		bad = 1;
+		bad = ret == 1 ? VF_MIX_CYCLE : VF_LIST;
 	}
 	dqr_cdg_free(g);
 	dqr_cdg_free(gt);
 	return bad;
 }
 
-/* 0 holds, 1 failed (reported), -1 out of memory. */
+/*
+ * 0 holds, else the VF_ bits of what failed (reported); -1 out of
+ * memory.  step 0: the start tables.
+ */
 static int verify_state(struct sim *s, const struct dqr_recon *r,
 			const struct dqr_fabric *proj, int code,
 			uint32_t run, unsigned step)
@@ -861,7 +945,7 @@ static int verify_state(struct sim *s, const struct dqr_recon *r,
 		return 0;
 	s->verify_failures++;
 	s->verify_failures_partial += code != DQR_RECON_OK;
-	return 1;
+	return a | b;
 }
 
 static int effective_policy(const struct sim *s, unsigned *every)
@@ -1001,7 +1085,7 @@ static int run_one(struct sim *s, uint32_t run, uint32_t *cand,
 		pick = rng_below(&rng, ncand);
 		port = cand[pick];
 		cand[pick] = cand[--ncand];
-		code = fail_one(&r, cur, port, &s->o->ro, &proj, &res, NULL);
+		code = fail_one(&r, cur, port, &s->ro, &proj, &res, NULL);
 		if (code == DQR_RECON_NOMEM) {
 			dqr_fabric_free(proj);
 			break;
@@ -1014,7 +1098,11 @@ static int run_one(struct sim *s, uint32_t run, uint32_t *cand,
 			v = verify_state(s, &r, proj, code, run, k + 1);
 			s->steps[k].verified++;
 			s->steps[k].verify_failed += v > 0;
+			s->steps[k].cyclic += v > 0 && (v & VF_DEADLOCK);
 		}
+		/* DQR's claim, and the check's when it ran */
+		s->steps[k].connected += code == DQR_RECON_OK &&
+					 !(v > 0 && (v & VF_DISCONNECTED));
 		dqr_fabric_free(proj);
 		proj = NULL;
 		if (v < 0) {
@@ -1059,6 +1147,35 @@ static void steps_free(struct sim *s, unsigned n)
 	s->steps = NULL;
 }
 
+/*
+ * k = 0: every run starts from the same copy of start's state, so it is
+ * checked once, under any policy that checks something.  start() has
+ * already refused tables DQR could not complete.  0, or -1 when out of
+ * memory.
+ */
+static int start_step(struct sim *s)
+{
+	struct step_stats *st = &s->start_step;
+	struct dqr_recon r;
+	unsigned every;
+	int v = 0;
+
+	st->reached = st->ok = s->o->runs;
+	if (effective_policy(s, &every) != VERIFY_NONE) {
+		if (restore(&r, &s->p))
+			return -1;
+		v = verify_state(s, &r, r.ref, DQR_RECON_OK, 0, 0);
+		dqr_recon_release(&r);
+		if (v < 0)
+			return -1;
+		st->verified = 1;
+		st->verify_failed = v > 0;
+		st->cyclic = v > 0 && (v & VF_DEADLOCK);
+	}
+	st->connected = v > 0 && (v & VF_DISCONNECTED) ? 0 : s->o->runs;
+	return 0;
+}
+
 static int simulate(struct sim *s)
 {
 	uint32_t *cand = malloc(sizeof(uint32_t) * (s->sc.num_cand + 1));
@@ -1069,7 +1186,7 @@ static int simulate(struct sim *s)
 	int ret = 0;
 
 	if (!cand || !parent ||
-	    steps_alloc(s, s->o->faults, s->o->runs))
+	    steps_alloc(s, s->o->faults, s->o->runs) || start_step(s))
 		ret = -1;
 	for (run = 0; run < s->o->runs && !ret; run++)
 		ret = run_one(s, run, cand, parent);
@@ -1158,6 +1275,34 @@ static struct step_view step_view(const struct sim *s, unsigned k)
 	return v;
 }
 
+/*
+ * Connectivity and deadlock freedom after k faults, k = 0 (the start
+ * tables) to K: seed 000's figure 11.  A run that failed at j < k counts
+ * as disconnected at k, as in the paper; it did not go on.  Deadlock
+ * freedom is over the states checked at k: all that reached k under
+ * --verify all.
+ */
+struct conn_view {
+	uint32_t connected, verified, verify_failed, cyclic;
+	double p_connected;
+	double p_df;			/* NaN when none was checked */
+};
+
+static struct conn_view conn_view(const struct sim *s, unsigned k)
+{
+	const struct step_stats *st = k ? &s->steps[k - 1] : &s->start_step;
+	struct conn_view c;
+
+	c.connected = st->connected;
+	c.verified = st->verified;
+	c.verify_failed = st->verify_failed;
+	c.cyclic = st->cyclic;
+	c.p_connected = (double)st->connected / s->o->runs;
+	c.p_df = st->verified ? (double)(st->verified - st->cyclic) /
+				st->verified : NAN;
+	return c;
+}
+
 static const char *fault_kind(const struct sim_opts *o)
 {
 	return o->ca_links ? "switch and CA links" : "switch-to-switch links";
@@ -1174,9 +1319,10 @@ static void print_header(const struct sim *s, FILE *out)
 	fprintf(out, "  %u switches, %u end ports, %u LIDs, %" PRIu64
 		" pairs; %u %s may fail\n", s->sc.switches, s->sc.end_ports,
 		s->sc.lids, s->sc.pairs, s->sc.num_cand, fault_kind(s->o));
-	fprintf(out, "  mode %s, turns %s, seed %" PRIu64 ", verify %s\n",
-		dqr_mode_names[s->o->ro.mode], dqr_turns_names[s->o->ro.turns],
-		s->o->seed, pol);
+	fprintf(out, "  mode %s, turns %s, seed %" PRIu64 ", verify %s, "
+		"reroute preference %s\n", dqr_mode_names[s->o->ro.mode],
+		dqr_turns_names[s->o->ro.turns], s->o->seed, pol,
+		bias_name(s));
 	fprintf(out, "  start: channel list built once in %.1f ms; %" PRIu64
 		" unrouted entries filled by DQR in %.1f ms; every run "
 		"starts from a copy (%.1f ms)\n", st->us_list / 1e3,
@@ -1193,6 +1339,27 @@ static void print_verify_summary(const struct sim *s, FILE *out)
 			"failure", s->verify_failures_partial);
 	fprintf(out, "%s\n", s->verify_failures ?
 		" (A BUG: see the messages on standard error)" : "");
+}
+
+static void print_conn(const struct sim *s)
+{
+	struct conn_view c;
+	unsigned k;
+
+	printf("\nconnected (every pair a cable path joins is routed; a run "
+	       "stays failed after\nits first failure) and deadlock free "
+	       "(of the states checked at k; k = 0:\nthe start tables, "
+	       "checked once):\n");
+	printf("fault  P(conn)  connected  checked  vfail  cyclic  P(df)\n");
+	for (k = 0; k <= s->o->faults; k++) {
+		c = conn_view(s, k);
+		printf("%5u  %7.4f  %9u  %7u  %5u  %6u  ", k, c.p_connected,
+		       c.connected, c.verified, c.verify_failed, c.cyclic);
+		if (c.verified)
+			printf("%6.4f\n", c.p_df);
+		else
+			printf("     -\n");
+	}
 }
 
 static void print_text(const struct sim *s)
@@ -1221,6 +1388,7 @@ static void print_text(const struct sim *s)
 	printf("\noverall: reroute compute median %.0f us, p90 %.0f us, "
 	       "worst %.0f us; whole update median %.0f us, worst %.0f us\n",
 	       o_us.median, o_us.p90, o_us.max, o_tot.median, o_tot.max);
+	print_conn(s);
 	print_verify_summary(s, stdout);
 }
 
@@ -1262,11 +1430,11 @@ static void print_json_head(const struct sim *s)
 	printf(",\"routing\":\"%s\",\"switches\":%u,\"end_ports\":%u,"
 	       "\"lids\":%u,\"pairs\":%" PRIu64 ",\"fault_links\":%u,"
 	       "\"ca_links\":%s,\"mode\":\"%s\",\"turns\":\"%s\","
-	       "\"seed\":%" PRIu64 ",\"verify\":\"%s\",", s->in.routing,
-	       s->sc.switches, s->sc.end_ports, s->sc.lids, s->sc.pairs,
-	       s->sc.num_cand, s->o->ca_links ? "true" : "false",
+	       "\"seed\":%" PRIu64 ",\"verify\":\"%s\",\"bias\":\"%s\",",
+	       s->in.routing, s->sc.switches, s->sc.end_ports, s->sc.lids,
+	       s->sc.pairs, s->sc.num_cand, s->o->ca_links ? "true" : "false",
 	       dqr_mode_names[s->o->ro.mode], dqr_turns_names[s->o->ro.turns],
-	       s->o->seed, pol);
+	       s->o->seed, pol, bias_name(s));
 	printf("\"start\":{\"list_us\":%.1f,\"total_us\":%.1f,"
 	       "\"filled\":%" PRIu64 ",\"copy_ms\":%.3f},",
 	       s->p.start.us_list, s->p.start.us_total,
@@ -1285,6 +1453,20 @@ static void print_json(const struct sim *s)
 			putchar(',');
 		print_json_step(s, k);
 	}
+	printf("],\"connectivity\":[");
+	for (k = 0; k <= s->o->faults; k++) {
+		struct conn_view c = conn_view(s, k);
+
+		printf("%s{\"fault\":%u,\"p_connected\":%.6f,\"connected\":%u,"
+		       "\"verified\":%u,\"verify_failed\":%u,\"cyclic\":%u,"
+		       "\"p_deadlock_free\":", k ? "," : "", k,
+		       c.p_connected, c.connected, c.verified,
+		       c.verify_failed, c.cyclic);
+		if (c.verified)
+			printf("%.6f}", c.p_df);
+		else
+			printf("null}");
+	}
 	printf("],\"overall\":{");
 	print_json_dist("reroute_us", overall(s, 0));
 	putchar(',');
@@ -1295,29 +1477,47 @@ static void print_json(const struct sim *s)
 }
 
 /* Writes and closes fp, opened early so that a bad path fails fast. */
+static void write_conn(FILE *fp, const struct sim *s, unsigned k)
+{
+	struct conn_view c = conn_view(s, k);
+
+	fprintf(fp, " %.6f %u %u %u ", c.p_connected, c.verified,
+		c.verify_failed, c.cyclic);
+	if (c.verified)
+		fprintf(fp, "%.6f\n", c.p_df);
+	else
+		fprintf(fp, "NaN\n");
+}
+
 static int write_data(const struct sim *s, FILE *fp, const char *path)
 {
 	struct step_view v;
 	unsigned k;
 
 	fprintf(fp, "# dqr-sim %s routing=%s mode=%s turns=%s runs=%u "
-		"faults=%u seed=%" PRIu64 " links=%s\n", s->in.name,
+		"faults=%u seed=%" PRIu64 " links=%s bias=%s\n", s->in.name,
 		s->in.routing, dqr_mode_names[s->o->ro.mode],
 		dqr_turns_names[s->o->ro.turns], s->o->runs, s->o->faults,
-		s->o->seed, s->o->ca_links ? "all" : "switch");
+		s->o->seed, s->o->ca_links ? "all" : "switch", bias_name(s));
 	fprintf(fp, "# fault p_ok reached ok failed split broken_frac "
 		"changed_frac pairs_frac turns reorders moved refused "
 		"reroute_us_med reroute_us_max update_us_med "
-		"update_us_max\n");
+		"update_us_max p_connected verified verify_failed cyclic "
+		"p_deadlock_free\n");
+	/* fault 0, the start tables: nothing broken, no update timed */
+	fprintf(fp, "0 1.000000 %u %u 0 0 0 0 0 0.000 0.000 0.000 0.000 "
+		"NaN NaN NaN NaN", s->o->runs, s->o->runs);
+	write_conn(fp, s, 0);
 	for (k = 0; k < s->o->faults; k++) {
 		v = step_view(s, k);
 		fprintf(fp, "%u %.6f %u %u %u %u %.6g %.6g %.6g %.3f %.3f "
-			"%.3f %.3f %.1f %.1f %.1f %.1f\n", k + 1, v.p_ok,
+			"%.3f %.3f %.1f %.1f %.1f %.1f", k + 1, v.p_ok,
 			s->steps[k].reached, s->steps[k].ok,
 			s->steps[k].failed, s->steps[k].split, v.broken,
 			v.changed, v.pairs, v.turns, v.reorders, v.moved,
 			v.refused, v.us.median, v.us.max, v.us_total.median,
 			v.us_total.max);
+		write_conn(fp, s, k + 1);
 	}
 	if (fclose(fp)) {
 		fprintf(stderr, PROG ": cannot write %s\n", path);
@@ -1373,7 +1573,7 @@ static int bench_trial(struct sim *s, uint32_t trial, struct bench_figs *b,
 		dqr_recon_release(&r);
 		return -1;
 	}
-	code = fail_one(&r, cur, port, &s->o->ro, &proj, &res, &ms_proj);
+	code = fail_one(&r, cur, port, &s->ro, &proj, &res, &ms_proj);
 	if (code != DQR_RECON_NOMEM) {
 		b->us[b->n] = res.rs.us;
 		b->us_total[b->n] = res.us_total;
@@ -1470,10 +1670,13 @@ static int load(struct sim *s)
 {
 	int ret;
 
+	s->ro = s->o->ro;
 	if (s->o->spec)
 		ret = load_generated(s->o, &s->in);
 	else
 		ret = load_files(s->o, &s->in);
+	if (!ret)
+		ret = setup_uturn_bias(s);
 	if (ret || !s->o->unroute_sw)
 		return ret;
 	unroute_switch_lids(s->in.f, s->in.t);
@@ -1555,5 +1758,6 @@ int main(int argc, char **argv)
 	scale_release(&s.sc);
 	pristine_release(&s.p);
 	input_release(&s.in);
+	dqr_ftree_free(s.ft);
 	return ret;
 }

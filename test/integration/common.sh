@@ -260,3 +260,26 @@ it_stock_done() {
 	it_ibsim_cmd "ReLink $1"
 	rm -f "$W/osm.log"
 }
+
+# it_uturn_balance UTURN FTREE: routes per switch-to-switch link of two
+# read-backs under all-to-all and shift traffic (dqr-check --load); uturn
+# must be balanced at least as well as OpenSM's ftree.
+it_uturn_balance() {
+	"$DQR_CHECK" --load "$W/$1.ibnd" "$W/$1.fts" > "$W/$1.load" ||
+		it_fail "dqr-check --load $1"
+	"$DQR_CHECK" --load "$W/$2.ibnd" "$W/$2.fts" > "$W/$2.load" ||
+		it_fail "dqr-check --load $2"
+	it_log "uturn: $(grep '^load' "$W/$1.load" | tr '\n' ';')"
+	it_log "ftree: $(grep '^load' "$W/$2.load" | tr '\n' ';')"
+	local um fm us fs
+	um=$(sed -n 's/^load all-to-all:.* max \([0-9]*\),.*/\1/p' "$W/$1.load")
+	fm=$(sed -n 's/^load all-to-all:.* max \([0-9]*\),.*/\1/p' "$W/$2.load")
+	us=$(sed -n 's/^load shift:.*worst max \([0-9]*\),.*/\1/p' "$W/$1.load")
+	fs=$(sed -n 's/^load shift:.*worst max \([0-9]*\),.*/\1/p' "$W/$2.load")
+	[ -n "$um" ] && [ -n "$fm" ] && [ -n "$us" ] && [ -n "$fs" ] ||
+		it_fail "no load figures"
+	[ "$um" -le "$fm" ] ||
+		it_fail "uturn all-to-all max $um above ftree's $fm"
+	[ "$us" -le "$fs" ] ||
+		it_fail "uturn shift worst max $us above ftree's $fs"
+}
