@@ -50,7 +50,7 @@ struct dqr_uturn_stats {
 	uint64_t uturn_entries;
 	uint64_t at_group_uturn;	/* turned at their group's switch */
 	uint64_t elsewhere;		/* turned at another switch */
-	uint64_t down_first;		/* went down two or more levels */
+	uint64_t down_first;		/* turn further down the tree */
 	uint64_t refused;		/* candidate turns refused (cycle) */
 	uint64_t reorders;		/* turns that moved channels */
 	/* entries left DQR_NO_PATH although a cable path exists */

@@ -109,7 +109,7 @@ static void log_uturn(struct dqr_ctx *ctx, const struct dqr_ftree *ft,
 		"levels, %u switch groups, %u end ports; %" PRIu64 " switch "
 		"entries towards switches need a U-turn (%" PRIu64 " turn "
 		"at their group's U-turn switch, %" PRIu64 " elsewhere, %"
-		PRIu64 " go down first), %" PRIu64 " left to DQR, %.1f ms\n",
+		PRIu64 " turn further down), %" PRIu64 " left to DQR, %.1f ms\n",
 		ft->num_levels, ft->num_groups, ft->num_end, st->uturn_entries,
 		st->at_group_uturn, st->elsewhere, st->down_first,
 		st->unrouted, st->us / 1e3);
