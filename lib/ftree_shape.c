@@ -51,6 +51,18 @@ static int is_end_port(const struct dqr_fabric *f, uint32_t i)
 	       dqr_is_switch(f, f->ports[p->remote].node);
 }
 
+/* 1 when some port of switch sw has a cable. */
+static int linked(const struct dqr_fabric *f, uint32_t sw)
+{
+	const struct dqr_node *n = &f->nodes[f->switches[sw]];
+	uint32_t p;
+
+	for (p = 1; p <= n->num_ports; p++)
+		if (f->ports[n->port_base + p].remote != DQR_NONE)
+			return 1;
+	return 0;
+}
+
 /* Levels by a BFS from the leaves; -1 (err set) when not a fat tree. */
 static int find_levels(const struct dqr_fabric *f, struct dqr_ftree *ft,
 		       uint32_t *queue, char *err, size_t errlen)
@@ -90,6 +102,12 @@ static int find_levels(const struct dqr_fabric *f, struct dqr_ftree *ft,
 	for (sw = 0; sw < s; sw++) {
 		const struct dqr_node *n = &f->nodes[f->switches[sw]];
 
+		if (ft->level[sw] == DQR_NONE && !linked(f, sw)) {
+			/* a dead switch still in the model: out of the
+			 * tree, routed as unreachable */
+			ft->level[sw] = 0;
+			continue;
+		}
 		if (ft->level[sw] == DQR_NONE) {
 			dqr_set_err(err, errlen, "not a fat tree: switch %s "
 				    "reaches no CA",
@@ -178,9 +196,33 @@ static uint32_t find_root(uint32_t *parent, uint32_t v)
 }
 
 /*
- * Distances from the anchor, the leaf of lowest GUID, by a BFS over all
- * switch cables.
+ * The anchor: a leaf with the most cables up (a leaf that lost some at
+ * boot would narrow every U-turn through it), then the lowest GUID.
  */
+static uint32_t cables_up(const struct dqr_fabric *f,
+			  const struct dqr_ftree *ft, uint32_t sw)
+{
+	const struct dqr_node *n = &f->nodes[f->switches[sw]];
+	uint32_t p, nb, k = 0;
+
+	for (p = 1; p <= n->num_ports; p++) {
+		nb = dqr_ftree_peer(f, n->port_base + p);
+		k += nb != DQR_NONE && ft->level[nb] > ft->level[sw];
+	}
+	return k;
+}
+
+static int better_anchor(const struct dqr_fabric *f,
+			 const struct dqr_ftree *ft, uint32_t a, uint32_t b)
+{
+	uint32_t ua = cables_up(f, ft, a), ub = cables_up(f, ft, b);
+
+	if (ua != ub)
+		return ua > ub;
+	return f->nodes[f->switches[a]].guid < f->nodes[f->switches[b]].guid;
+}
+
+/* Distances from the anchor by a BFS over all switch cables. */
 static void anchor_ranks(const struct dqr_fabric *f, struct dqr_ftree *ft,
 			 uint32_t *queue)
 {
@@ -190,8 +232,7 @@ static void anchor_ranks(const struct dqr_fabric *f, struct dqr_ftree *ft,
 	for (sw = 0; sw < s; sw++) {
 		ft->rank[sw] = DQR_NONE;
 		if (ft->level[sw] == 0 && (anchor == DQR_NONE ||
-		    f->nodes[f->switches[sw]].guid <
-		    f->nodes[f->switches[anchor]].guid))
+		    better_anchor(f, ft, sw, anchor)))
 			anchor = sw;
 	}
 	ft->anchor = anchor;

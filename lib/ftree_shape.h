@@ -39,7 +39,8 @@ struct dqr_ftree {
 	uint32_t num_levels;
 	uint32_t *level;	/* per switch index */
 	/*
-	 * Hops from the anchor, the leaf of lowest GUID.  The U-turns of all
+	 * Hops from the anchor, a leaf with the most up cables (then lowest
+	 * GUID).  The U-turns of all
 	 * groups lean towards it, so that they agree with one up*\/down*
 	 * order (see uturn_route.h).
 	 */

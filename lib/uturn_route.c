@@ -30,6 +30,8 @@ struct work {
 	uint32_t *out;		/* channel for the destination, or INF */
 	uint32_t *hops;		/* of the route to the destination, or INF */
 	uint8_t *all_down;	/* see mark_phases() */
+	uint32_t *holes;	/* end ports some switch has no route to */
+	uint32_t num_holes;
 	uint32_t *comp;		/* switch components over the cables */
 };
 
@@ -46,6 +48,7 @@ static void work_free(struct work *w)
 	free(w->out);
 	free(w->hops);
 	free(w->all_down);
+	free(w->holes);
 	free(w->comp);
 }
 
@@ -111,7 +114,8 @@ static int work_init(struct work *w, const struct dqr_fabric *f,
 	w->comp = malloc(sizeof(uint32_t) * (s + 1));
 	w->hops = malloc(sizeof(uint32_t) * (s + 1));
 	w->all_down = malloc(s + 1);
-	if (!w->hops || !w->all_down ||
+	w->holes = malloc(sizeof(uint32_t) * (ft->num_end + 1));
+	if (!w->hops || !w->all_down || !w->holes ||
 	    !w->by_level || !w->level_off || !w->down_d || !w->dist ||
 	    !w->queue || !w->div || !w->sw_order || !w->sw_key || !w->out ||
 	    !w->comp)
@@ -353,12 +357,11 @@ static int is_up(const struct work *w, uint32_t ch)
 	return b != DQR_NONE && w->ft->level[b] > w->ft->level[a];
 }
 
-/* Sets sw's entries for every LID of dst's port 0 range. */
-static void set_switch_lids(struct work *w, uint32_t dst, uint32_t sw,
-			    uint8_t port)
+/* Sets sw's entries for every LID of the destination port's range. */
+static void set_port_lids(struct work *w, uint32_t dport, uint32_t sw,
+			  uint8_t port)
 {
-	const struct dqr_port *p =
-		&w->f->ports[w->f->nodes[w->f->switches[dst]].port_base];
+	const struct dqr_port *p = &w->f->ports[dport];
 	uint32_t off;
 
 	for (off = 0; off < (1u << p->lmc); off++)
@@ -417,7 +420,7 @@ static uint64_t preference(const struct work *w, uint32_t sw, uint32_t ch)
 }
 
 /* Tries sw's candidates, best first; 1 when one was accepted. */
-static int attach_one(struct work *w, struct dqr_dyn_order *d, uint32_t dst,
+static int attach_one(struct work *w, struct dqr_dyn_order *d, uint32_t dport,
 		      uint32_t sw, uint32_t *cand, uint32_t ncand,
 		      struct dqr_uturn_stats *st)
 {
@@ -444,7 +447,7 @@ static int attach_one(struct work *w, struct dqr_dyn_order *d, uint32_t dst,
 		}
 		w->out[sw] = ch;
 		w->all_down[sw] = away(w, sw, via) && w->all_down[via] == 1;
-		set_switch_lids(w, dst, sw, w->f->ports[ch].num);
+		set_port_lids(w, dport, sw, w->f->ports[ch].num);
 		st->entries++;
 		st->uturn_entries++;
 		st->reorders += d->num_reorders - reorders;
@@ -471,22 +474,21 @@ static int attach_one(struct work *w, struct dqr_dyn_order *d, uint32_t dst,
  * then nearest the anchor, then D.
  */
 static void place_uturns(struct work *w, struct dqr_dyn_order *d,
-			 uint32_t dst, struct dqr_uturn_stats *st)
+			 uint32_t dst, uint32_t dport,
+			 struct dqr_uturn_stats *st)
 {
-	const struct dqr_ftree *ft = w->ft;
 	const struct dqr_node *nd;
 	uint32_t s = w->f->num_switches, sw, p, n, c, left = 0, lid;
 	uint32_t cand[DQR_MAX_PORTS];
 
-	lid = w->f->ports[w->f->nodes[w->f->switches[dst]].port_base].base_lid;
+	lid = w->f->ports[dport].base_lid;
 	for (sw = 0; sw < s; sw++) {
 		uint8_t e = dqr_lft_get(w->t, sw, lid);
 
 		nd = &w->f->nodes[w->f->switches[sw]];
 		w->out[sw] = INF;
 		w->hops[sw] = w->dist[sw];
-		if (sw != dst && w->dist[sw] != INF && e != DQR_NO_PATH &&
-		    e != 0)
+		if (w->dist[sw] != INF && e != DQR_NO_PATH && e != 0)
 			w->out[sw] = nd->port_base + e;
 		else if (sw != dst && w->comp[sw] == w->comp[dst])
 			left++;
@@ -508,14 +510,13 @@ static void place_uturns(struct work *w, struct dqr_dyn_order *d,
 					continue;
 				cand[n++] = ch;
 			}
-			if (n && attach_one(w, d, dst, sw, cand, n, st)) {
+			if (n && attach_one(w, d, dport, sw, cand, n, st)) {
 				w->hops[sw] = c;
 				left--;
 			}
 		}
 	}
 	st->unrouted += left;
-	(void)ft;
 }
 
 /* The list the U-turns are placed in: the normal layer's numbering. */
@@ -571,8 +572,10 @@ int dqr_uturn_route(const struct dqr_fabric *f, const struct dqr_ftree *ft,
 		if (lsw != leaf)
 			distances(&w, lsw);
 		leaf = lsw;
-		st->unrouted += route_port(&w, e, lsw, f->ports[r].num,
-					   ft->key[e], st);
+		/* CAs an up*\/down* route cannot reach from everywhere
+		 * (cables missing at boot) get U-turns below */
+		if (route_port(&w, e, lsw, f->ports[r].num, ft->key[e], st))
+			w.holes[w.num_holes++] = e;
 	}
 	for (i = 0; i < f->num_switches; i++) {
 		dst = w.sw_order[i];
@@ -583,10 +586,18 @@ int dqr_uturn_route(const struct dqr_fabric *f, const struct dqr_ftree *ft,
 	d = normal_order(f, ft, w.t, err, errlen);
 	if (!d)
 		goto done;
+	for (i = 0; i < w.num_holes; i++) {
+		uint32_t r = f->ports[w.holes[i]].remote;
+
+		dst = f->nodes[f->ports[r].node].sw_index;
+		distances(&w, dst);
+		place_uturns(&w, d, dst, w.holes[i], st);
+	}
 	for (i = 0; i < f->num_switches; i++) {
 		dst = w.sw_order[i];
 		distances(&w, dst);
-		place_uturns(&w, d, dst, st);
+		place_uturns(&w, d, dst, f->nodes[f->switches[dst]].port_base,
+			     st);
 	}
 	*out = w.t;
 	w.t = NULL;
