@@ -125,9 +125,13 @@ struct step_stats {
 	/*
 	 * ok, and the check (when it ran) found every connected pair
 	 * reachable; states verified with a dependency cycle in the tables
-	 * or in the mix of old and new entries
+	 * or in the mix of old and new entries; states verified that leave
+	 * a CA-to-CA pair unrouted (only failed updates may), which tells
+	 * failures seed 000's figure 11 would see from those it would not
 	 */
-	uint32_t connected, cyclic;
+	uint32_t connected, cyclic, ca_lost;
+	uint32_t ends_cut;		/* reached, CAs physically split */
+	uint32_t conn_ends;		/* connected and CAs not split */
 	double broken, changed, pairs;	/* sums of fractions */
 	double turns, reorders, moved, refused, lids;
 	double max_changed;		/* worst fraction of entries changed */
@@ -781,6 +785,28 @@ static int fabric_split(const struct dqr_fabric *f, const uint8_t *linked,
 	return 0;
 }
 
+/*
+ * 1 when, after fabric_split() filled parent, the CAs (and routers) that
+ * had a cable are no longer all joined: endpoints are cut off from each
+ * other, which no routing can mend.
+ */
+static int ends_split(const struct dqr_fabric *f, const uint8_t *linked,
+		      uint32_t *parent)
+{
+	uint32_t i, a, root = DQR_NONE;
+
+	for (i = 0; i < f->num_nodes; i++) {
+		if (!linked[i] || dqr_is_switch(f, i))
+			continue;
+		a = find_root(parent, i);
+		if (root == DQR_NONE)
+			root = a;
+		else if (a != root)
+			return 1;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------ verify */
 
 /*
@@ -825,10 +851,12 @@ static void verify_complain(const struct sim *s, const char *what,
 
 /*
  * Tables: loops, cycles and, when DQR claims success, reachability.  The
- * VF_ bits found, or -1 when out of memory.
+ * VF_ bits found, or -1 when out of memory.  *ca_lost: CA-to-CA pairs a
+ * cable joins but the tables do not, what seed 000's figure 11 counts.
  */
 static int verify_tables(const struct sim *s, const struct dqr_fabric *proj,
-			 const struct dqr_lfts *t, const struct where *w)
+			 const struct dqr_lfts *t, const struct where *w,
+			 uint64_t *ca_lost)
 {
 	struct dqr_verify_report v;
 	uint64_t lost = 0;
@@ -851,6 +879,8 @@ static int verify_tables(const struct sim *s, const struct dqr_fabric *proj,
 	}
 	for (k = 0; k < DQR_PAIR_NUM_KINDS; k++)
 		lost += v.unreachable[k] - v.disconnected[k];
+	*ca_lost = v.unreachable[DQR_PAIR_CA_CA] -
+		   v.disconnected[DQR_PAIR_CA_CA];
 	/* a failed update leaves such pairs: it says so itself */
 	if (w->code == DQR_RECON_OK && (lost || v.dead_port_entries)) {
 		snprintf(what, sizeof(what), "DQR reported success but %"
@@ -925,16 +955,16 @@ static int verify_list(const struct sim *s, const struct dqr_recon *r,
 
 /*
  * 0 holds, else the VF_ bits of what failed (reported); -1 out of
- * memory.  step 0: the start tables.
+ * memory.  step 0: the start tables.  *ca_lost as verify_tables says.
  */
 static int verify_state(struct sim *s, const struct dqr_recon *r,
 			const struct dqr_fabric *proj, int code,
-			uint32_t run, unsigned step)
+			uint32_t run, unsigned step, uint64_t *ca_lost)
 {
 	struct where w = { run, step, code };
 	int a, b;
 
-	a = verify_tables(s, proj, r->cur, &w);
+	a = verify_tables(s, proj, r->cur, &w, ca_lost);
 	if (a < 0)
 		return -1;
 	b = verify_list(s, r, proj, &w);
@@ -1069,9 +1099,9 @@ static int run_one(struct sim *s, uint32_t run, uint32_t *cand,
 	struct dqr_fabric *cur, *proj = NULL;
 	struct dqr_recon r;
 	uint32_t ncand = s->sc.num_cand, pick, port;
-	uint64_t rng = rng_stream(s->o->seed, 1, run);
+	uint64_t rng = rng_stream(s->o->seed, 1, run), ca_lost;
 	unsigned k;
-	int code = DQR_RECON_OK, split, v, last;
+	int code = DQR_RECON_OK, split, ends_cut, conn, v, last;
 
 	if (restore(&r, &s->p))
 		return -1;
@@ -1091,18 +1121,24 @@ static int run_one(struct sim *s, uint32_t run, uint32_t *cand,
 			break;
 		}
 		split = fabric_split(proj, s->sc.linked_node, parent);
+		ends_cut = ends_split(proj, s->sc.linked_node, parent);
 		record_step(s, k, &res, code, split);
+		s->steps[k].ends_cut += ends_cut;
 		last = code != DQR_RECON_OK || k + 1 == s->o->faults;
 		v = 0;
 		if (want_verify(s, run, last)) {
-			v = verify_state(s, &r, proj, code, run, k + 1);
+			v = verify_state(s, &r, proj, code, run, k + 1,
+					 &ca_lost);
 			s->steps[k].verified++;
 			s->steps[k].verify_failed += v > 0;
 			s->steps[k].cyclic += v > 0 && (v & VF_DEADLOCK);
+			s->steps[k].ca_lost += ca_lost > 0;
 		}
 		/* DQR's claim, and the check's when it ran */
-		s->steps[k].connected += code == DQR_RECON_OK &&
-					 !(v > 0 && (v & VF_DISCONNECTED));
+		conn = code == DQR_RECON_OK &&
+		       !(v > 0 && (v & VF_DISCONNECTED));
+		s->steps[k].connected += conn;
+		s->steps[k].conn_ends += conn && !ends_cut;
 		dqr_fabric_free(proj);
 		proj = NULL;
 		if (v < 0) {
@@ -1157,6 +1193,7 @@ static int start_step(struct sim *s)
 {
 	struct step_stats *st = &s->start_step;
 	struct dqr_recon r;
+	uint64_t ca_lost = 0;
 	unsigned every;
 	int v = 0;
 
@@ -1164,15 +1201,17 @@ static int start_step(struct sim *s)
 	if (effective_policy(s, &every) != VERIFY_NONE) {
 		if (restore(&r, &s->p))
 			return -1;
-		v = verify_state(s, &r, r.ref, DQR_RECON_OK, 0, 0);
+		v = verify_state(s, &r, r.ref, DQR_RECON_OK, 0, 0, &ca_lost);
 		dqr_recon_release(&r);
 		if (v < 0)
 			return -1;
 		st->verified = 1;
 		st->verify_failed = v > 0;
 		st->cyclic = v > 0 && (v & VF_DEADLOCK);
+		st->ca_lost = ca_lost > 0;
 	}
 	st->connected = v > 0 && (v & VF_DISCONNECTED) ? 0 : s->o->runs;
+	st->conn_ends = st->connected;
 	return 0;
 }
 
@@ -1283,8 +1322,10 @@ static struct step_view step_view(const struct sim *s, unsigned k)
  * --verify all.
  */
 struct conn_view {
-	uint32_t connected, verified, verify_failed, cyclic;
+	uint32_t connected, verified, verify_failed, cyclic, ca_lost;
+	uint32_t ends_cut;
 	double p_connected;
+	double p_ends;			/* connected, no CA cut off */
 	double p_df;			/* NaN when none was checked */
 };
 
@@ -1297,6 +1338,9 @@ static struct conn_view conn_view(const struct sim *s, unsigned k)
 	c.verified = st->verified;
 	c.verify_failed = st->verify_failed;
 	c.cyclic = st->cyclic;
+	c.ca_lost = st->ca_lost;
+	c.ends_cut = st->ends_cut;
+	c.p_ends = (double)st->conn_ends / s->o->runs;
 	c.p_connected = (double)st->connected / s->o->runs;
 	c.p_df = st->verified ? (double)(st->verified - st->cyclic) /
 				st->verified : NAN;
@@ -1346,19 +1390,23 @@ static void print_conn(const struct sim *s)
 	struct conn_view c;
 	unsigned k;
 
-	printf("\nconnected (every pair a cable path joins is routed; a run "
-	       "stays failed after\nits first failure) and deadlock free "
-	       "(of the states checked at k; k = 0:\nthe start tables, "
-	       "checked once):\n");
-	printf("fault  P(conn)  connected  checked  vfail  cyclic  P(df)\n");
+	printf("\nP(conn): every pair a cable path joins is routed (a run "
+	       "stays failed after its\nfirst failure; k = 0: the start "
+	       "tables, checked once).  P(ends): that, and no\nCA is cut off "
+	       "from another by the faults (cut: runs where one is).\n"
+	       "P(df): deadlock free, of the states checked at k.  ca-lost: "
+	       "checked states\nthat leave a CA-to-CA pair unrouted.\n");
+	printf("fault  P(conn)   conn  P(ends)    cut  checked  vfail  "
+	       "cyclic   P(df)  ca-lost\n");
 	for (k = 0; k <= s->o->faults; k++) {
 		c = conn_view(s, k);
-		printf("%5u  %7.4f  %9u  %7u  %5u  %6u  ", k, c.p_connected,
-		       c.connected, c.verified, c.verify_failed, c.cyclic);
+		printf("%5u  %7.4f  %5u  %7.4f  %5u  %7u  %5u  %6u  ", k,
+		       c.p_connected, c.connected, c.p_ends, c.ends_cut,
+		       c.verified, c.verify_failed, c.cyclic);
 		if (c.verified)
-			printf("%6.4f\n", c.p_df);
+			printf("%6.4f  %7u\n", c.p_df, c.ca_lost);
 		else
-			printf("     -\n");
+			printf("     -        -\n");
 	}
 }
 
@@ -1458,10 +1506,11 @@ static void print_json(const struct sim *s)
 		struct conn_view c = conn_view(s, k);
 
 		printf("%s{\"fault\":%u,\"p_connected\":%.6f,\"connected\":%u,"
-		       "\"verified\":%u,\"verify_failed\":%u,\"cyclic\":%u,"
-		       "\"p_deadlock_free\":", k ? "," : "", k,
-		       c.p_connected, c.connected, c.verified,
-		       c.verify_failed, c.cyclic);
+		       "\"p_ends\":%.6f,\"ends_cut\":%u,\"verified\":%u,"
+		       "\"verify_failed\":%u,\"cyclic\":%u,\"ca_lost\":%u,"
+		       "\"p_deadlock_free\":", k ? "," : "", k, c.p_connected,
+		       c.connected, c.p_ends, c.ends_cut, c.verified,
+		       c.verify_failed, c.cyclic, c.ca_lost);
 		if (c.verified)
 			printf("%.6f}", c.p_df);
 		else
@@ -1484,9 +1533,10 @@ static void write_conn(FILE *fp, const struct sim *s, unsigned k)
 	fprintf(fp, " %.6f %u %u %u ", c.p_connected, c.verified,
 		c.verify_failed, c.cyclic);
 	if (c.verified)
-		fprintf(fp, "%.6f\n", c.p_df);
+		fprintf(fp, "%.6f %u", c.p_df, c.ca_lost);
 	else
-		fprintf(fp, "NaN\n");
+		fprintf(fp, "NaN NaN");
+	fprintf(fp, " %.6f %u\n", c.p_ends, c.ends_cut);
 }
 
 static int write_data(const struct sim *s, FILE *fp, const char *path)
@@ -1503,7 +1553,7 @@ static int write_data(const struct sim *s, FILE *fp, const char *path)
 		"changed_frac pairs_frac turns reorders moved refused "
 		"reroute_us_med reroute_us_max update_us_med "
 		"update_us_max p_connected verified verify_failed cyclic "
-		"p_deadlock_free\n");
+		"p_deadlock_free ca_lost p_ends ends_cut\n");
 	/* fault 0, the start tables: nothing broken, no update timed */
 	fprintf(fp, "0 1.000000 %u %u 0 0 0 0 0 0.000 0.000 0.000 0.000 "
 		"NaN NaN NaN NaN", s->o->runs, s->o->runs);
@@ -1563,6 +1613,7 @@ static int bench_trial(struct sim *s, uint32_t trial, struct bench_figs *b,
 	struct dqr_recon r;
 	uint64_t rng = rng_stream(s->o->seed, 2, trial);
 	uint32_t port = s->sc.cand[rng_below(&rng, s->sc.num_cand)];
+	uint64_t ca_lost;
 	double ms_proj;
 	int code, v = 0;
 
@@ -1584,7 +1635,7 @@ static int bench_trial(struct sim *s, uint32_t trial, struct bench_figs *b,
 		b->ok += code == DQR_RECON_OK;
 		b->split += fabric_split(proj, s->sc.linked_node, parent);
 		if (want_verify(s, trial, 1))
-			v = verify_state(s, &r, proj, code, trial, 1);
+			v = verify_state(s, &r, proj, code, trial, 1, &ca_lost);
 	}
 	dqr_fabric_free(proj);
 	dqr_fabric_free(cur);

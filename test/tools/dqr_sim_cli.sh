@@ -39,12 +39,31 @@ expect 0 "verification: [0-9]* states checked, 0 failed" -- \
 expect 0 "1  1.0000" -- --topology "$data/tiny.ibnd" \
 	--lfts "$data/tiny.fts" --runs 5 --faults 1
 expect 0 "reroute compute" -- --bench --fabric fattree2:8 --trials 10
+# lib's fat-tree routing with seed 000's reroute preference: every pair
+# stays connected after any single fault (k = 2 > 1 ports up), no state
+# fails its check; the start tables are row 0
+expect 0 "^    1   1.0000 *30   1.0000 " -- --fabric kary:2,3 \
+	--routing uturn --runs 30 --faults 1 --verify all
+expect 0 "verification: [0-9]* states checked, 0 failed" -- \
+	--fabric kary:4,3 --routing uturn --runs 20 --faults 3 --verify all
+conn='"fault":1,"p_connected":1.000000,"connected":20,"p_ends":1.000000,'
+conn=$conn'"ends_cut":0,"verified":20,"verify_failed":0'
+expect 0 "$conn" -- --fabric kary:4,3 --routing uturn \
+	--no-uturn-bias --runs 20 --faults 1 --verify all --json
+expect 0 "reroute preference uturn" -- --fabric kary:2,3 --routing uturn \
+	--runs 2 --faults 1
+expect 0 "reroute preference none" -- --fabric kary:2,3 --routing uturn \
+	--no-uturn-bias --runs 2 --faults 1
 # bad input
 expect 2 "unknown topology kind" -- --fabric nosuch:1
 expect 2 "runs" -- --fabric kary:2,3 --runs x
 expect 2 "mode" -- --fabric kary:2,3 --mode sideways
 expect 2 "nosuchfile" -- --topology "$data/nosuchfile" --lfts "$data/tiny.fts"
 expect 2 "give --fabric" --
+expect 2 "routing uturn on mesh:4x4: not a fat tree" -- --fabric mesh:4x4 \
+	--routing uturn
+expect 2 "applies to --routing uturn only" -- --fabric kary:2,3 \
+	--no-uturn-bias
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
