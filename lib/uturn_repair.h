@@ -41,7 +41,8 @@
  * The extra cost of a candidate that is not the paper's choice: a tie-breaker
  * below a reorder (8) and a hop (16).  Larger values (12) made DQR take
  * reorders for the paper's switch and lose 3.5 % of first faults on the
- * 4-ary 3-tree; 4 keeps every run to four faults connected there.
+ * 4-ary 3-tree.  Even at 4 it costs connectivity beyond the first fault
+ * there (doc/uturn-fig11.md: 0.864 against 0.930 without it after 10).
  */
 #define DQR_UTURN_BIAS_OTHER 4
 

@@ -4,11 +4,11 @@
 #   gnuplot doc/uturn-fig11-data/plot-fig11.gp        (from the source tree)
 #   gnuplot -e "data='DIR'; out='FILE'" doc/uturn-fig11-data/plot-fig11.gp
 #
-# Column 1 is the number of faults k (row 0: the start tables), column 18
-# p_connected, column 24 p_ends (see dqr-sim(1)).  The top row shows the whole range, the
-# bottom row the top of it.  The paper's figure 11 is given only as far
-# as its text states numbers: on the 4-ary 3-tree all 500 samples
-# connected up to 4 faults, about 97 % at 10.
+# Column 1 is the number of faults k (row 0: the start tables), column
+# 18 p_connected, column 24 p_ends (see dqr-sim(1)).  The top row shows
+# the whole range, the bottom row the top of it.  The paper's figure 11
+# is given only as far as its text states numbers: on the 4-ary 3-tree
+# all 500 samples connected up to 4 faults, about 97 % at 10.
 
 if (!exists("data")) data = "doc/uturn-fig11-data"
 if (!exists("out")) out = "doc/uturn-fig11.png"
@@ -31,7 +31,10 @@ EOD
 set terminal pngcairo size 1300,1000 font "sans,11" linewidth 1.5
 set output out
 set multiplot layout 2,2 title \
-	"P(connected) after k successive random switch-link faults: dqr-sim, 500 runs each, seed 1, every state verified\n(solid: end-to-end, dashed: local; connected = every pair a cable joins is routed, CA and switch sources and destinations)"
+	"P(connected) after k successive random switch-link faults: " . \
+	"dqr-sim, 500 runs each, seed 1, every state verified\n" . \
+	"(solid: end-to-end, dashed: local; connected = every pair a " . \
+	"cable joins is routed, CA and switch sources and destinations)"
 set grid
 set xrange [-0.2:10.2]
 set xtics 1

@@ -56,4 +56,10 @@ for fab in kary-4-3:kary:4,3 kary-2-6:kary:2,6; do
 	done
 done
 
+# finding 3 of doc/uturn-fig11.md: uturn's tables with their switch-LID
+# entries cleared and filled by DQR instead
+one kary-4-3-uturn-dsl kary:4,3 end-to-end --routing uturn --dqr-switch-lids
+one kary-4-3-uturn-nobias-dsl kary:4,3 end-to-end --routing uturn \
+	--no-uturn-bias --dqr-switch-lids
+
 [ -s "$out/verify-failures.log" ] || rm -f "$out/verify-failures.log"
