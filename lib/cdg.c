@@ -122,11 +122,11 @@ static int layout(const struct dqr_fabric *f, struct dqr_cdg *g,
 		  const struct turn_bits *bits)
 {
 	uint32_t v, q, n = f->num_ports;
-	uint64_t e = 0, *fill;
+	uint64_t e = 0;
 
+	g->num_vertices = n;
 	g->succ_off = calloc((size_t)n + 1, sizeof(uint64_t));
-	g->pred_off = calloc((size_t)n + 1, sizeof(uint64_t));
-	if (!g->succ_off || !g->pred_off)
+	if (!g->succ_off)
 		return -1;
 	for (v = 0; v < n; v++) {
 		g->succ_off[v] = e;
@@ -136,19 +136,30 @@ static int layout(const struct dqr_fabric *f, struct dqr_cdg *g,
 	g->succ_off[n] = e;
 	g->num_edges = e;
 	g->succ = malloc(sizeof(uint32_t) * (e ? e : 1));
-	g->pred = malloc(sizeof(uint32_t) * (e ? e : 1));
-	fill = calloc((size_t)n + 1, sizeof(uint64_t));
-	if (!g->succ || !g->pred || !fill) {
-		free(fill);
+	if (!g->succ)
 		return -1;
-	}
 	e = 0;
 	for (v = 0; v < n; v++)
 		for (q = 1; q <= DQR_MAX_PORTS; q++)
-			if (has_turn(&bits[v], q)) {
+			if (has_turn(&bits[v], q))
 				g->succ[e++] = target(f, v, q);
-				fill[target(f, v, q)]++;
-			}
+	return dqr_cdg_index_preds(g);
+}
+
+int dqr_cdg_index_preds(struct dqr_cdg *g)
+{
+	uint32_t v, n = g->num_vertices;
+	uint64_t e, *fill;
+
+	g->pred_off = calloc((size_t)n + 1, sizeof(uint64_t));
+	g->pred = malloc(sizeof(uint32_t) * (g->num_edges ? g->num_edges : 1));
+	fill = calloc((size_t)n + 1, sizeof(uint64_t));
+	if (!g->pred_off || !g->pred || !fill) {
+		free(fill);
+		return -1;
+	}
+	for (e = 0; e < g->num_edges; e++)
+		fill[g->succ[e]]++;
 	for (v = 0, e = 0; v < n; v++) {
 		g->pred_off[v] = e;
 		e += fill[v];

@@ -39,6 +39,14 @@ struct dqr_cdg *dqr_cdg_build_multi(const struct dqr_fabric *f,
 				    unsigned nt);
 void dqr_cdg_free(struct dqr_cdg *g);
 
+/*
+ * Builds g's reversed edges (pred_off, pred) from its successors, for a
+ * graph whose num_vertices, num_edges, succ_off and succ are set.  0, or
+ * -1 when out of memory (pred_off and pred may then be set; the caller's
+ * dqr_cdg_free() releases them).
+ */
+int dqr_cdg_index_preds(struct dqr_cdg *g);
+
 int dqr_cdg_has_edge(const struct dqr_cdg *g, uint32_t a, uint32_t b);
 
 #endif

@@ -420,44 +420,31 @@ static struct dqr_cdg *turns_to_cdg(struct uchk *u)
 {
 	struct dqr_cdg *g = calloc(1, sizeof(*g));
 	uint32_t v, w, n = u->nv;
-	uint64_t e = 0, *fill = NULL;
+	uint64_t e = 0;
 
 	if (!g)
 		return NULL;
 	g->num_vertices = n;
 	g->num_channels = u->num_channels;
 	g->succ_off = calloc((size_t)n + 1, sizeof(uint64_t));
-	g->pred_off = calloc((size_t)n + 1, sizeof(uint64_t));
-	fill = calloc((size_t)n + 1, sizeof(uint64_t));
-	if (!g->succ_off || !g->pred_off || !fill)
+	if (!g->succ_off)
 		goto fail;
 	for (v = 0; v < n; v++) {
 		g->succ_off[v] = e;
 		if (u->rbase[v] != DQR_NONE)
-			FOR_EACH_SUCC(u, v, w, { e++; fill[w]++; });
+			FOR_EACH_SUCC(u, v, w, e++);
 	}
 	g->succ_off[n] = e;
 	g->num_edges = e;
 	g->succ = malloc(sizeof(uint32_t) * (e ? e : 1));
-	g->pred = malloc(sizeof(uint32_t) * (e ? e : 1));
-	if (!g->succ || !g->pred)
+	if (!g->succ)
 		goto fail;
-	for (v = 0, e = 0; v < n; v++) {
-		g->pred_off[v] = e;
-		e += fill[v];
-		fill[v] = g->pred_off[v];
-	}
-	g->pred_off[n] = e;
 	for (v = 0, e = 0; v < n; v++)
 		if (u->rbase[v] != DQR_NONE)
-			FOR_EACH_SUCC(u, v, w, {
-				g->succ[e++] = w;
-				g->pred[fill[w]++] = v;
-			});
-	free(fill);
-	return g;
+			FOR_EACH_SUCC(u, v, w, g->succ[e++] = w);
+	if (!dqr_cdg_index_preds(g))
+		return g;
 fail:
-	free(fill);
 	dqr_cdg_free(g);
 	return NULL;
 }

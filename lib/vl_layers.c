@@ -585,15 +585,14 @@ static struct dqr_cdg *layer_cdg(const struct dqr_fabric *f,
 {
 	struct dqr_cdg *g = calloc(1, sizeof(*g));
 	uint32_t n = f->num_ports, a;
-	uint64_t e = 0, *fill = NULL;
+	uint64_t e = 0;
 	unsigned q;
 
 	if (!g)
 		return NULL;
 	g->num_vertices = n;
 	g->succ_off = calloc((size_t)n + 1, sizeof(uint64_t));
-	g->pred_off = calloc((size_t)n + 1, sizeof(uint64_t));
-	if (!g->succ_off || !g->pred_off)
+	if (!g->succ_off)
 		goto fail;
 	for (a = 0; a < n; a++) {
 		const struct dqr_port *p = &f->ports[a];
@@ -608,33 +607,19 @@ static struct dqr_cdg *layer_cdg(const struct dqr_fabric *f,
 	g->succ_off[n] = e;
 	g->num_edges = e;
 	g->succ = malloc(sizeof(uint32_t) * (e ? e : 1));
-	g->pred = malloc(sizeof(uint32_t) * (e ? e : 1));
-	fill = calloc((size_t)n + 1, sizeof(uint64_t));
-	if (!g->succ || !g->pred || !fill)
+	if (!g->succ)
 		goto fail;
 	e = 0;
 	for (a = 0; a < n; a++) {
 		if (g->succ_off[a + 1] == g->succ_off[a])
 			continue;
 		for (q = 0; q <= DQR_MAX_PORTS; q++)
-			if (in_graph(bits, a, q, which)) {
+			if (in_graph(bits, a, q, which))
 				g->succ[e++] = target(f, a, q);
-				fill[target(f, a, q)]++;
-			}
 	}
-	for (a = 0, e = 0; a < n; a++) {
-		g->pred_off[a] = e;
-		e += fill[a];
-		fill[a] = g->pred_off[a];
-	}
-	g->pred_off[n] = e;
-	for (a = 0; a < n; a++)
-		for (e = g->succ_off[a]; e < g->succ_off[a + 1]; e++)
-			g->pred[fill[g->succ[e]]++] = a;
-	free(fill);
-	return g;
+	if (!dqr_cdg_index_preds(g))
+		return g;
 fail:
-	free(fill);
 	dqr_cdg_free(g);
 	return NULL;
 }
