@@ -7,6 +7,7 @@
 #include "errmsg.h"
 #include "ftree_shape.h"
 #include "route_walk.h"
+#include "union_find.h"
 
 void dqr_ftree_free(struct dqr_ftree *ft)
 {
@@ -186,15 +187,6 @@ static int sort_links(const struct dqr_fabric *f, struct dqr_ftree *ft)
 	return 0;
 }
 
-static uint32_t find_root(uint32_t *parent, uint32_t v)
-{
-	while (parent[v] != v) {
-		parent[v] = parent[parent[v]];
-		v = parent[v];
-	}
-	return v;
-}
-
 /*
  * The anchor: a leaf with the most cables up (a leaf that lost some at
  * boot would narrow every U-turn through it), then the lowest GUID.
@@ -296,8 +288,8 @@ static int find_groups(const struct dqr_fabric *f, struct dqr_ftree *ft,
 			if (ft->level[sw] != r)
 				continue;
 			for (i = ft->up_off[sw]; i < ft->up_off[sw + 1]; i++) {
-				uint32_t a = find_root(parent, sw);
-				uint32_t b = find_root(parent,
+				uint32_t a = dqr_uf_root(parent, sw);
+				uint32_t b = dqr_uf_root(parent,
 						dqr_ftree_peer(f, ft->up[i]));
 
 				if (a != b)
@@ -309,7 +301,7 @@ static int find_groups(const struct dqr_fabric *f, struct dqr_ftree *ft,
 			if (ft->level[sw] != r || ft->up_off[sw] ==
 			    ft->up_off[sw + 1])
 				continue;
-			best = find_root(parent, sw);
+			best = dqr_uf_root(parent, sw);
 			if (id[best] == DQR_NONE) {
 				id[best] = ft->num_groups++;
 				uturn[best] = sw;
@@ -322,7 +314,7 @@ static int find_groups(const struct dqr_fabric *f, struct dqr_ftree *ft,
 			if (ft->level[sw] != r + 1 ||
 			    ft->down_off[sw] == ft->down_off[sw + 1])
 				continue;
-			best = find_root(parent, sw);
+			best = dqr_uf_root(parent, sw);
 			ft->uturn_sw[sw] = uturn[best];
 		}
 		for (sw = 0; sw < s; sw++) {

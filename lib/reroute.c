@@ -8,6 +8,7 @@
 #include "reroute.h"
 #include "route_walk.h"
 #include "timing.h"
+#include "union_find.h"
 
 /* Cost units: one hop is worth 16, so turns and changes weigh less. */
 #define COST_HOP 16
@@ -293,15 +294,6 @@ static uint32_t entry_channel(const struct dqr_fabric *f,
 	return n->port_base + p;
 }
 
-static uint32_t find_root(uint32_t *parent, uint32_t v)
-{
-	while (parent[v] != v) {
-		parent[v] = parent[parent[v]];
-		v = parent[v];
-	}
-	return v;
-}
-
 /* Components of the switches over the links that work now. */
 static void switch_components(struct dqr_reroute *rr,
 			      const struct dqr_fabric *f)
@@ -319,15 +311,15 @@ static void switch_components(struct dqr_reroute *rr,
 			if (r == DQR_NONE ||
 			    !dqr_is_switch(f, f->ports[r].node))
 				continue;
-			a = find_root(rr->comp, sw);
-			b = find_root(rr->comp,
+			a = dqr_uf_root(rr->comp, sw);
+			b = dqr_uf_root(rr->comp,
 				      f->nodes[f->ports[r].node].sw_index);
 			if (a != b)
 				rr->comp[a] = b;
 		}
 	}
 	for (sw = 0; sw < f->num_switches; sw++)
-		rr->comp[sw] = find_root(rr->comp, sw);
+		rr->comp[sw] = dqr_uf_root(rr->comp, sw);
 }
 
 /*

@@ -11,6 +11,7 @@
 #include "errmsg.h"
 #include "route_walk.h"
 #include "timing.h"
+#include "union_find.h"
 #include "uturn_route.h"
 
 #define INF UINT32_MAX
@@ -64,15 +65,6 @@ static int cmp_guid(const void *a, const void *b)
 	if (x->guid != y->guid)
 		return x->guid < y->guid ? -1 : 1;
 	return x->sw < y->sw ? -1 : x->sw > y->sw;
-}
-
-static uint32_t find_root(uint32_t *parent, uint32_t v)
-{
-	while (parent[v] != v) {
-		parent[v] = parent[parent[v]];
-		v = parent[v];
-	}
-	return v;
 }
 
 /* Switch indices in GUID order: the order of their keys. */
@@ -143,15 +135,15 @@ static int work_init(struct work *w, const struct dqr_fabric *f,
 		w->comp[sw] = sw;
 	for (sw = 0; sw < s; sw++)
 		for (i = ft->up_off[sw]; i < ft->up_off[sw + 1]; i++) {
-			uint32_t a = find_root(w->comp, sw);
-			uint32_t b = find_root(w->comp,
+			uint32_t a = dqr_uf_root(w->comp, sw);
+			uint32_t b = dqr_uf_root(w->comp,
 					       dqr_ftree_peer(f, ft->up[i]));
 
 			if (a != b)
 				w->comp[a] = b;
 		}
 	for (sw = 0; sw < s; sw++)
-		w->comp[sw] = find_root(w->comp, sw);
+		w->comp[sw] = dqr_uf_root(w->comp, sw);
 	return 0;
 }
 

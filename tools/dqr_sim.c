@@ -47,6 +47,7 @@
 #include "topo_diff.h"
 #include "topo_gen.h"
 #include "topo_read.h"
+#include "union_find.h"
 #include "uturn_repair.h"
 #include "verify.h"
 #include "verify_print.h"
@@ -743,15 +744,6 @@ static void scale_release(struct sim_scale *sc)
 	memset(sc, 0, sizeof(*sc));
 }
 
-static uint32_t find_root(uint32_t *parent, uint32_t v)
-{
-	while (parent[v] != v) {
-		parent[v] = parent[parent[v]];
-		v = parent[v];
-	}
-	return v;
-}
-
 /*
  * 1 when the cables left no longer join every node that had one: some
  * pairs are then beyond any routing.  parent: num_nodes scratch.
@@ -768,15 +760,15 @@ static int fabric_split(const struct dqr_fabric *f, const uint8_t *linked,
 
 		if (!p->num || p->remote == DQR_NONE)
 			continue;
-		a = find_root(parent, p->node);
-		b = find_root(parent, f->ports[p->remote].node);
+		a = dqr_uf_root(parent, p->node);
+		b = dqr_uf_root(parent, f->ports[p->remote].node);
 		if (a != b)
 			parent[a] = b;
 	}
 	for (i = 0; i < f->num_nodes; i++) {
 		if (!linked[i])
 			continue;
-		a = find_root(parent, i);
+		a = dqr_uf_root(parent, i);
 		if (root == DQR_NONE)
 			root = a;
 		else if (a != root)
@@ -798,7 +790,7 @@ static int ends_split(const struct dqr_fabric *f, const uint8_t *linked,
 	for (i = 0; i < f->num_nodes; i++) {
 		if (!linked[i] || dqr_is_switch(f, i))
 			continue;
-		a = find_root(parent, i);
+		a = dqr_uf_root(parent, i);
 		if (root == DQR_NONE)
 			root = a;
 		else if (a != root)
