@@ -31,7 +31,8 @@ struct work {
 	uint32_t *out;		/* channel for the destination, or INF */
 	uint32_t *hops;		/* of the route to the destination, or INF */
 	uint8_t *all_down;	/* see mark_phases() */
-	uint32_t *holes;	/* end ports some switch has no route to */
+	/* end ports, then switch ports 0, some switch has no route to */
+	uint32_t *holes;
 	uint32_t num_holes;
 	uint32_t *comp;		/* switch components over the cables */
 };
@@ -106,7 +107,7 @@ static int work_init(struct work *w, const struct dqr_fabric *f,
 	w->comp = malloc(sizeof(uint32_t) * (s + 1));
 	w->hops = malloc(sizeof(uint32_t) * (s + 1));
 	w->all_down = malloc(s + 1);
-	w->holes = malloc(sizeof(uint32_t) * (ft->num_end + 1));
+	w->holes = malloc(sizeof(uint32_t) * (ft->num_end + s + 1));
 	if (!w->hops || !w->all_down || !w->holes ||
 	    !w->by_level || !w->level_off || !w->down_d || !w->dist ||
 	    !w->queue || !w->div || !w->sw_order || !w->sw_key || !w->out ||
@@ -570,26 +571,22 @@ int dqr_uturn_route(const struct dqr_fabric *f, const struct dqr_ftree *ft,
 			w.holes[w.num_holes++] = e;
 	}
 	for (i = 0; i < f->num_switches; i++) {
+		uint32_t p0;
+
 		dst = w.sw_order[i];
+		p0 = f->nodes[f->switches[dst]].port_base;
 		distances(&w, dst);
-		route_port(&w, f->nodes[f->switches[dst]].port_base, dst, 0,
-			   w.sw_key[dst], st);
+		/* pairs without an up*\/down* route: U-turns below */
+		if (route_port(&w, p0, dst, 0, w.sw_key[dst], st))
+			w.holes[w.num_holes++] = p0;
 	}
 	d = normal_order(f, ft, w.t, err, errlen);
 	if (!d)
 		goto done;
 	for (i = 0; i < w.num_holes; i++) {
-		uint32_t r = f->ports[w.holes[i]].remote;
-
-		dst = f->nodes[f->ports[r].node].sw_index;
+		dst = dqr_ingress_switch(f, w.holes[i]);
 		distances(&w, dst);
 		place_uturns(&w, d, dst, w.holes[i], st);
-	}
-	for (i = 0; i < f->num_switches; i++) {
-		dst = w.sw_order[i];
-		distances(&w, dst);
-		place_uturns(&w, d, dst, f->nodes[f->switches[dst]].port_base,
-			     st);
 	}
 	*out = w.t;
 	w.t = NULL;
