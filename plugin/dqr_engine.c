@@ -90,6 +90,30 @@ static int model_pass(struct dqr_ctx *ctx, double *ms)
 	return 0;
 }
 
+/*
+ * The end of every base pass, ctx->fabric and ctx->lfts set: start DQR on
+ * the tables (filling what the base left unrouted), judge them unless
+ * verify=off, and hand them to OpenSM.  ms_model: modelling time.
+ */
+static int start_and_hand_over(struct dqr_ctx *ctx, double ms_model)
+{
+	char base[128], what[160];
+	uint64_t filled = 0;
+
+	dqr_start_after_base(ctx, &filled);
+	dqr_fmt_base(ctx, base, sizeof(base));
+	if (!ctx->opts.verify) {
+		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
+			"dqr: base %s: verify=off, filled %" PRIu64
+			" entries\n", base, filled);
+		return dqr_hand_over(ctx, ctx->fabric, ctx->lfts, base);
+	}
+	snprintf(what, sizeof(what), "base %s", base);
+	/* whatever the verdict, the base's own tables stand */
+	dqr_judge(ctx, what, ms_model, filled);
+	return dqr_hand_over(ctx, ctx->fabric, ctx->lfts, what);
+}
+
 /* Why base=uturn could not route: loud when the user asked for it. */
 static void uturn_refused(struct dqr_ctx *ctx, const char *why)
 {
@@ -127,8 +151,7 @@ static int uturn_pass(struct dqr_ctx *ctx)
 	struct dqr_fabric *f;
 	struct dqr_lfts *held, *t;
 	struct dqr_ftree *ft;
-	char err[256], base[128], what[160];
-	uint64_t filled = 0;
+	char err[256];
 	double t0 = dqr_now_ms();
 
 	ctx->bases.ran = NULL;
@@ -158,17 +181,7 @@ static int uturn_pass(struct dqr_ctx *ctx)
 	ctx->ftree = ft;
 	ctx->ran_uturn = 1;
 	log_uturn(ctx, ft, &st);
-	dqr_start_after_base(ctx, &filled);
-	dqr_fmt_base(ctx, base, sizeof(base));
-	snprintf(what, sizeof(what), "base %s", base);
-	if (!ctx->opts.verify) {
-		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
-			"dqr: %s: verify=off, filled %" PRIu64 " entries\n",
-			what, filled);
-		return dqr_hand_over(ctx, ctx->fabric, ctx->lfts, what);
-	}
-	dqr_judge(ctx, what, dqr_now_ms() - t0, filled);
-	return dqr_hand_over(ctx, ctx->fabric, ctx->lfts, what);
+	return start_and_hand_over(ctx, dqr_now_ms() - t0);
 }
 
 /*
@@ -177,8 +190,6 @@ static int uturn_pass(struct dqr_ctx *ctx)
  */
 static int base_pass(struct dqr_ctx *ctx)
 {
-	char base[128], what[160];
-	uint64_t filled = 0;
 	double ms;
 	int ret, choice = ctx->opts.base;
 
@@ -200,20 +211,9 @@ static int base_pass(struct dqr_ctx *ctx)
 		drop_last_pass(ctx);
 		return ret;
 	}
-	dqr_fmt_base(ctx, base, sizeof(base));
 	if (model_pass(ctx, &ms))
 		return 0;
-	dqr_start_after_base(ctx, &filled);
-	if (!ctx->opts.verify) {
-		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
-			"dqr: base %s: verify=off, filled %" PRIu64
-			" entries\n", base, filled);
-		return dqr_hand_over(ctx, ctx->fabric, ctx->lfts, base);
-	}
-	snprintf(what, sizeof(what), "base %s", base);
-	/* whatever the verdict, the base's own tables stand */
-	dqr_judge(ctx, what, ms, filled);
-	return dqr_hand_over(ctx, ctx->fabric, ctx->lfts, what);
+	return start_and_hand_over(ctx, ms);
 }
 
 /* ------------------------------------------------------------------ */
