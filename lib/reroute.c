@@ -513,7 +513,7 @@ static int push_candidate(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	uint32_t turns;
 
 	candidate_deps(rr, cl, sw, ch, via, owner);
-	turns = turn_cost(rr, cl, o->turns);
+	turns = o->outside_list ? 0 : turn_cost(rr, cl, o->turns);
 	if (turns == UINT32_MAX) {
 		st->refused++;
 		return 0;
@@ -639,15 +639,17 @@ static uint32_t live_ends(const struct dqr_reroute *rr,
  * The switches whose route to lid is broken.  When the fault's dead
  * ports carry the DLID, those switches and everything upstream of them
  * (found through the neighbours' entries, O(broken x radix)); otherwise
- * (entries never routed, or no fault given) one walk of every switch.
+ * (entries never routed, or no fault given), and with walk_all (entries
+ * left without route, which no dead port points at), one walk of every
+ * switch.
  */
 static void find_broken(struct dqr_reroute *rr, const struct dqr_fabric *f,
-			const struct dqr_lfts *t, uint32_t lid)
+			const struct dqr_lfts *t, uint32_t lid, int walk_all)
 {
 	uint32_t i, sw, p, q;
 
 	rr->num_broken = 0;
-	for (i = 0; i < rr->num_dead; i++) {
+	for (i = 0; i < rr->num_dead && !walk_all; i++) {
 		const struct dqr_port *dp = &f->ports[rr->dead[i]];
 
 		sw = f->nodes[dp->node].sw_index;
@@ -706,7 +708,7 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		return 0;
 	st->lids++;
 	next_epoch(rr, f->num_switches);
-	find_broken(rr, f, t, lid);
+	find_broken(rr, f, t, lid, o->outside_list);
 	if (!rr->num_broken)
 		return 0;
 	st->lids_broken++;
@@ -748,7 +750,8 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		c = heap_pop(rr);
 		if (sw_state(rr, c.sw) != SW_BROKEN)
 			continue;
-		if (commit_candidate(rr, cl, &c, owner, st)) {
+		if (!o->outside_list &&
+		    commit_candidate(rr, cl, &c, owner, st)) {
 			st->refused++;
 			continue;
 		}

@@ -70,6 +70,13 @@ struct dqr_reroute_opts {
 	 * end ports.
 	 */
 	const uint32_t *rank;
+	/*
+	 * Re-routing layer (rerouting_layer.h): attach every broken switch
+	 * by the same costs but without asking the channel list, and add
+	 * nothing to it.  The routes found may close cycles in one layer;
+	 * virtual lanes, not the list, must then keep them apart.
+	 */
+	int outside_list;
 };
 
 struct dqr_reroute_stats {

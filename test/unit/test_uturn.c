@@ -30,6 +30,7 @@
 #include "lft.h"
 #include "recon.h"
 #include "reroute.h"
+#include "rerouting_layer.h"
 #include "route_load.h"
 #include "small_fabrics.h"
 #include "topo_diff.h"
@@ -981,7 +982,7 @@ struct step {
 static int step_ex(struct dqr_recon *r, const struct dqr_fabric *cur,
 		   const struct dqr_reroute_opts *o,
 		   struct dqr_fabric **prev_f, struct step *out,
-		   const char *what, int may_fail);
+		   const char *what, const struct dqr_ftree *may_fail);
 
 static void fallback_routes_all(const struct dqr_fabric *p)
 {
@@ -1001,17 +1002,71 @@ static void fallback_routes_all(const struct dqr_fabric *p)
 	dqr_ftree_free(ft);
 }
 
+/*
+ * The re-routing layer (rerouting_layer.h) where one layer failed: it
+ * routes every entry with a cable path, changes none of recon's routed
+ * entries, and the two VLs are deadlock free where one layer is cyclic
+ * or incomplete.
+ */
+static void ml_serves(struct dqr_recon *r, const struct dqr_fabric *p,
+		      const struct dqr_ftree *ft,
+		      const struct dqr_reroute_opts *o, uint64_t failed)
+{
+	struct dqr_verify_report v;
+	struct dqr_ml ml;
+	char err[256];
+	uint32_t sw, lid;
+	uint64_t kept = 0, filled = 0;
+	int k;
+
+	REQUIRE(dqr_ml_build(r, p, ft, o, &ml, err, sizeof(err)) == 0);
+	CHECK(dqr_ml_usable(&ml));
+	CHECK_EQ(ml.st.left, 0);
+	CHECK(ml.st.filled >= failed);
+	CHECK(ml.st.vl.deadlock_free);
+	CHECK_EQ(ml.st.vl.vls_used, 2);
+	CHECK_EQ(ml.st.vl.unplaced, 0);
+	REQUIRE(dqr_verify(p, ml.tables, &v, NULL) == 0);
+	for (k = 0; k < DQR_PAIR_NUM_KINDS; k++)
+		CHECK_EQ(v.unreachable[k], v.disconnected[k]);
+	CHECK_EQ(v.loop_entries, 0);
+	for (sw = 0; sw < r->cur->num_switches; sw++)
+		for (lid = 1; lid < r->cur->lid_count; lid++) {
+			uint8_t a = dqr_lft_get(r->cur, sw, lid);
+			uint8_t b = dqr_lft_get(ml.tables, sw, lid);
+
+			if (a != DQR_NO_PATH) {
+				kept += a == b;
+				CHECK_EQ(a, b);
+			} else {
+				filled += b != DQR_NO_PATH;
+			}
+		}
+	CHECK_EQ(filled, ml.st.filled);
+	printf("    re-routing layer: %llu entries filled for %llu LIDs, "
+	       "%llu kept; one layer %s, VL0 %s, VL1 %s, %u SLs, %llu "
+	       "VL1 entries\n", (unsigned long long)ml.st.filled,
+	       (unsigned long long)ml.st.lids, (unsigned long long)kept,
+	       v.cycle_found ? "cyclic" : "acyclic",
+	       ml.st.vl.acyclic[0] ? "acyclic" : "CYCLIC",
+	       ml.st.vl.acyclic[1] ? "acyclic" : "CYCLIC",
+	       ml.st.vl.sls_used,
+	       (unsigned long long)ml.st.vl.vl1_entries);
+	dqr_verify_report_free(&v);
+	dqr_ml_release(&ml);
+}
+
 static int step(struct dqr_recon *r, const struct dqr_fabric *cur,
 		const struct dqr_reroute_opts *o, struct dqr_fabric **prev_f,
 		struct step *out, const char *what)
 {
-	return step_ex(r, cur, o, prev_f, out, what, 0);
+	return step_ex(r, cur, o, prev_f, out, what, NULL);
 }
 
 static int step_ex(struct dqr_recon *r, const struct dqr_fabric *cur,
 		   const struct dqr_reroute_opts *o,
 		   struct dqr_fabric **prev_f, struct step *out,
-		   const char *what, int may_fail)
+		   const char *what, const struct dqr_ftree *may_fail)
 {
 	struct dqr_lfts *before = dqr_lfts_clone(r->cur);
 	struct dqr_recon_result res;
@@ -1029,6 +1084,7 @@ static int step_ex(struct dqr_recon *r, const struct dqr_fabric *cur,
 	if (may_fail && ret == DQR_RECON_FAILED) {
 		CHECK(res.rs.failed > 0);
 		CHECK(dqr_report_unreachable(&v) > 0);
+		ml_serves(r, p, may_fail, o, res.rs.failed);
 		fallback_routes_all(p);
 	} else {
 		CHECK_EQ(ret, DQR_RECON_OK);
@@ -1209,7 +1265,8 @@ static void test_switch_faults(void)
 		 * for some switch pairs of that column (doc/uturn.md).
 		 */
 		if (step_ex(&s.r, cur, &s.o, &s.prev, &st, what,
-			    near_anchor(&s, sw)) == DQR_RECON_OK)
+			    near_anchor(&s, sw) ? s.ft : NULL) ==
+		    DQR_RECON_OK)
 			CHECK(st.changed > 0);
 		else
 			anchor_failures++;
