@@ -57,6 +57,8 @@ static const struct dqr_opt_spec dqr_option_table[] = {
 	  0, 0 },
 	{ "drain_ms", DQR_OPT_UINT_AUTO,
 	  offsetof(struct dqr_options, drain_ms), NULL, 0, DQR_DRAIN_MAX },
+	{ "vl_layer", DQR_OPT_BOOL, offsetof(struct dqr_options, vl_layer),
+	  NULL, 0, 0 },
 };
 
 #define NUM_OPTIONS (sizeof(dqr_option_table) / sizeof(dqr_option_table[0]))
@@ -71,6 +73,7 @@ void dqr_options_init(struct dqr_options *o)
 	o->fallback = DQR_FALLBACK_BASE;
 	o->transition = DQR_TRANSITION_ORDERED;
 	o->drain_ms = DQR_DRAIN_AUTO;
+	o->vl_layer = 1;
 }
 
 int dqr_options_parse(const char *str, struct dqr_options *o,
@@ -94,11 +97,12 @@ void dqr_options_format(const struct dqr_options *o, char *buf, size_t len)
 	else
 		snprintf(drain, sizeof(drain), "%u", o->drain_ms);
 	snprintf(buf, len, "base=%s verify=%s mode=%s turns=%s fallback=%s "
-		 "transition=%s drain_ms=%s",
+		 "transition=%s drain_ms=%s vl_layer=%s",
 		 dqr_base_engine_name(o->base), o->verify ? "on" : "off",
 		 dqr_mode_names[o->mode], dqr_turns_names[o->turns],
 		 dqr_fallback_names[o->fallback],
-		 dqr_transition_names[o->transition], drain);
+		 dqr_transition_names[o->transition], drain,
+		 o->vl_layer ? "on" : "off");
 }
 
 /* ------------------------------------------------------------------ */

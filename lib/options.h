@@ -75,10 +75,16 @@ struct dqr_options {
 	int fallback;	/* enum dqr_fallback */
 	int transition;	/* enum dqr_transition */
 	unsigned drain_ms;	/* DQR_DRAIN_AUTO, or 0 .. DQR_DRAIN_MAX */
+	/*
+	 * base=uturn: where one layer cannot hold the repair, put seed
+	 * 000's re-routing layer on VL 1 (SLs and SL2VL, rerouting_layer.h)
+	 * instead of falling back: 1 (default) or 0.
+	 */
+	int vl_layer;
 };
 
 /* The defaults: base=auto verify=on mode=end-to-end turns=each
- * fallback=base. */
+ * fallback=base transition=ordered drain_ms=auto vl_layer=on. */
 void dqr_options_init(struct dqr_options *o);
 
 /*

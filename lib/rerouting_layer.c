@@ -12,6 +12,7 @@ void dqr_ml_release(struct dqr_ml *ml)
 {
 	dqr_lfts_free(ml->tables);
 	dqr_vl_layers_free(ml->vl);
+	free(ml->fill);
 	memset(ml, 0, sizeof(*ml));
 }
 
@@ -26,6 +27,7 @@ int dqr_ml_build(struct dqr_recon *r, const struct dqr_fabric *proj,
 		 struct dqr_ml *ml, char *err, size_t errlen)
 {
 	struct dqr_reroute_opts fill = *o;
+	const struct dqr_change *ch;
 	struct dqr_reroute_stats rs;
 	uint32_t *lids = NULL;
 	double t0 = dqr_now_ms();
@@ -46,6 +48,11 @@ int dqr_ml_build(struct dqr_recon *r, const struct dqr_fabric *proj,
 		goto nomem;
 	free(lids);
 	lids = NULL;
+	ch = dqr_reroute_changes(r->rr, &ml->num_fill);
+	ml->fill = malloc(sizeof(*ml->fill) * (ml->num_fill + 1));
+	if (!ml->fill)
+		goto nomem;
+	memcpy(ml->fill, ch, sizeof(*ml->fill) * ml->num_fill);
 	ml->st.lids = rs.lids_broken;
 	ml->st.filled = rs.changed;
 	ml->st.left = rs.failed + rs.holes;

@@ -43,6 +43,9 @@ struct dqr_ml_stats {
 struct dqr_ml {
 	struct dqr_lfts *tables;	/* recon's tables plus the fill */
 	struct dqr_vl_layers *vl;	/* SLs and SL2VL for tables */
+	/* the entries the fill wrote (old: recon's value, DQR_NO_PATH) */
+	struct dqr_change *fill;
+	uint32_t num_fill;
 	struct dqr_ml_stats st;
 };
 

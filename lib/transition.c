@@ -672,8 +672,7 @@ void dqr_plan_release(struct dqr_plan *p)
 	dqr_plan_init(p);
 }
 
-/* Room for n entries in at most n stages. */
-static int plan_alloc(struct dqr_plan *p, uint32_t n)
+int dqr_plan_alloc(struct dqr_plan *p, uint32_t n)
 {
 	dqr_plan_release(p);
 	p->entries = malloc(sizeof(*p->entries) * (n ? n : 1));
@@ -1778,7 +1777,7 @@ int dqr_plan_build(const struct dqr_fabric *f, const struct dqr_lfts *from,
 	pl.rep = rep;
 	if (uchk_init(&pl.u, f, from, lc))
 		goto out;
-	if (collect_changes(&pl) || plan_alloc(plan, pl.n))
+	if (collect_changes(&pl) || dqr_plan_alloc(plan, pl.n))
 		goto out;
 	uchk_seal(&pl.u);
 	rep->entries = pl.n;
@@ -2133,7 +2132,7 @@ int dqr_plan_select(const struct dqr_plan_file *pf, const uint64_t *id,
 	}
 	last = malloc(sizeof(uint32_t) * (pf->num_ids ? pf->num_ids : 1));
 	tmp = malloc(sizeof(*tmp) * (n ? n : 1));
-	if (!last || !tmp || plan_alloc(p, n)) {
+	if (!last || !tmp || dqr_plan_alloc(p, n)) {
 		snprintf(err, errlen, "%s: out of memory", pf->fname);
 		goto fail;
 	}

@@ -65,6 +65,8 @@ struct dqr_plan {
  */
 void dqr_plan_init(struct dqr_plan *p);
 void dqr_plan_release(struct dqr_plan *p);
+/* Room for n entries in at most n stages (released first); 0 or -1. */
+int dqr_plan_alloc(struct dqr_plan *p, uint32_t n);
 
 #define DQR_LOOP_SHOWN 16
 

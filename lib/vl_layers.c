@@ -408,8 +408,10 @@ static int count_conflicts(struct build *b, uint64_t *out)
 	struct kmap m;
 	uint64_t i, j, n = 0;
 
-	if (kmap_init(&m, b->nkey))
+	if (kmap_init(&m, b->nkey)) {
+		kmap_free(&m);
 		return -1;
+	}
 	for (i = 0; i < b->nrec; i++) {
 		const struct urec *u = &b->rec[i];
 
@@ -438,23 +440,70 @@ static int fits(const struct build *b, const struct kmap *m,
 	return 1;
 }
 
+/* A U-turn route's place in the greedy order. */
+struct turn_order {
+	uint64_t guid;		/* of the source node */
+	uint64_t port_dlid;	/* source port number << 32 | DLID */
+	uint64_t rec;
+};
+
+static int cmp_turn_order(const void *a, const void *b)
+{
+	const struct turn_order *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return x->port_dlid < y->port_dlid ? -1 : x->port_dlid > y->port_dlid;
+}
+
 /*
- * Greedy recolouring: each U-turn route in turn takes its preferred SL
- * if that agrees with what earlier routes fixed, else the first of
- * 1..15 that does, else SL 0.  The result has no conflict by
+ * The routes by (source GUID, port, DLID): the same SLs come out of any
+ * model of the same cabling and tables, whatever its node order, so a
+ * checker that models the fabric read back from the switches finds the
+ * mapping the SM installed.  NULL when out of memory.
+ */
+static struct turn_order *turn_order(const struct build *b)
+{
+	const struct dqr_fabric *f = b->f;
+	struct turn_order *o = malloc(sizeof(*o) * (b->nrec ? b->nrec : 1));
+	uint64_t i;
+
+	if (!o)
+		return NULL;
+	for (i = 0; i < b->nrec; i++) {
+		const struct dqr_port *p = &f->ports[b->rec[i].src];
+
+		o[i].guid = f->nodes[p->node].guid;
+		o[i].port_dlid = (uint64_t)p->num << 32 | b->rec[i].dlid;
+		o[i].rec = i;
+	}
+	qsort(o, b->nrec, sizeof(*o), cmp_turn_order);
+	return o;
+}
+
+/*
+ * Greedy recolouring: each U-turn route in turn (turn_order()) takes its
+ * preferred SL if that agrees with what earlier routes fixed, else the
+ * first of 1..15 that does, else SL 0.  The result has no conflict by
  * construction: SL 0 keys are all VL 0 and no U-turn route is placed
  * there.
  */
 static int place(struct build *b, struct dqr_vl_layers *v)
 {
+	struct turn_order *order = turn_order(b);
 	struct kmap m;
 	uint64_t i, j, n;
 	unsigned c, sl = 0;
 
-	if (kmap_init(&m, b->nkey))
+	if (!order)
 		return -1;
+	if (kmap_init(&m, b->nkey)) {
+		kmap_free(&m);
+		free(order);
+		return -1;
+	}
 	for (i = 0; i < b->nrec; i++) {
-		struct urec *u = &b->rec[i];
+		struct urec *u = &b->rec[order[i].rec];
 
 		for (c = 0; c < DQR_VL_NUM_SL; c++) {
 			sl = c ? c : u->pref;
@@ -475,6 +524,7 @@ static int place(struct build *b, struct dqr_vl_layers *v)
 		for (j = u->off; j < u->off + u->n; j++)
 			*kmap_get(&m, b->ukey[j] | sl) = b->ulayer[j];
 	}
+	free(order);
 
 	/* records come in (src, dlid) order: already sorted */
 	n = b->nrec - b->st->unplaced;

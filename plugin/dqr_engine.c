@@ -302,6 +302,7 @@ static void forward_optional(struct dqr_ctx *ctx)
 		re->type = OSM_ROUTING_ENGINE_TYPE_LASH;
 	else
 		re->type = ctx->own_type;
+	dqr_layers_hook(ctx);
 }
 
 /* ------------------------------------------------------------------ */

@@ -26,6 +26,7 @@
 #include "node_index.h"
 #include "options.h"
 #include "recon.h"
+#include "rerouting_layer.h"
 #include "topo_diff.h"
 #include "transition.h"
 #include "verify.h"
@@ -75,6 +76,15 @@ struct dqr_ctx {
 	struct dqr_ftree *ftree;
 	int ran_uturn;
 
+	/* seed 000's re-routing layer on VL 1, while one layer falls short */
+	struct dqr_ml ml;
+	int ml_active;
+	struct dqr_fabric *ml_fabric;	/* the cabling it was made for */
+	struct dqr_node_index *ml_ix;	/* GUID -> node of ml_fabric */
+	/* the fill the switches may still hold: dropped by the next plan */
+	struct dqr_change *ml_drop;
+	uint32_t ml_num_drop;
+
 	/* decided by the first step of a pass, used by the second */
 	int pass_dqr;
 	int try_uturn;
@@ -109,11 +119,24 @@ void dqr_xfer_destroy(struct dqr_ctx *ctx);
 unsigned dqr_xfer_drain_ms(const struct dqr_ctx *ctx);
 int dqr_xfer_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		   const struct dqr_lfts *held, const struct dqr_lfts *target,
-		   const char *what);
+		   const struct dqr_lfts *one, const char *what);
 int dqr_xfer_continue(struct dqr_ctx *ctx);
 int dqr_xfer_same(const struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		  const struct dqr_lfts *target);
 void dqr_xfer_routing_done(struct dqr_ctx *ctx);
+
+/*
+ * dqr_layers.c.  update: after dqr_recon_update() returned recon_ret;
+ * 1 when ctx->ml now holds the layer (target ctx->ml.tables), 0 when
+ * recon's tables stand alone, -1 when a layer is needed and cannot be
+ * had (logged; the caller falls back).  hook: our path_sl and
+ * update_sl2vl exactly while the layer is in force.  drop: all of it.
+ */
+int dqr_layers_update(struct dqr_ctx *ctx, int recon_ret,
+		      const struct dqr_reroute_opts *o);
+void dqr_layers_hook(struct dqr_ctx *ctx);
+void dqr_layers_drop(struct dqr_ctx *ctx);
+void dqr_layers_drop_list_done(struct dqr_ctx *ctx);
 
 /* dqr_report.c */
 int dqr_judge(struct dqr_ctx *ctx, const char *what, double ms_model,

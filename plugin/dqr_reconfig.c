@@ -29,6 +29,7 @@ static void drop_plan(struct dqr_ctx *ctx)
 void dqr_recon_drop(struct dqr_ctx *ctx)
 {
 	drop_plan(ctx);
+	dqr_layers_drop(ctx);
 	if (ctx->recon_ready)
 		dqr_recon_release(&ctx->recon);
 	ctx->recon_ready = 0;
@@ -252,7 +253,7 @@ int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		  const struct dqr_lfts *target, const char *what)
 {
-	struct dqr_lfts *held;
+	struct dqr_lfts *held = NULL;
 	int ret;
 
 	/*
@@ -262,20 +263,31 @@ int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	 */
 	if (ctx->osm->subn.first_time_master_sweep ||
 	    ctx->opts.transition == DQR_TRANSITION_ONESHOT ||
-	    (!ctx->recon_ready && dqr_base_is_layered(ctx)))
-		return dqr_write_tables(ctx, f, target);
+	    (!ctx->recon_ready && dqr_base_is_layered(ctx))) {
+		ret = dqr_write_tables(ctx, f, target);
+		goto out;
+	}
 	/* the sweep that brings the next stage re-ran the same routing */
-	if (dqr_xfer_same(ctx, f, target))
-		return dqr_xfer_continue(ctx);
+	if (dqr_xfer_same(ctx, f, target)) {
+		ret = dqr_xfer_continue(ctx);
+		goto out;
+	}
 	held = dqr_read_held(ctx, f);
 	if (!held) {
 		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ23: dqr: out "
 			"of memory reading the tables held; uploading %s at "
 			"once, NOT guaranteed deadlock free\n", what);
-		return dqr_write_tables(ctx, f, target);
+		ret = dqr_write_tables(ctx, f, target);
+		goto out;
 	}
-	ret = dqr_xfer_begin(ctx, f, held, target, what);
+	/* a re-routing layer in force or going: plan around it */
+	ret = dqr_xfer_begin(ctx, f, held, target,
+			     ctx->ml_active || ctx->ml_drop ?
+			     ctx->recon.cur : NULL, what);
+out:
 	dqr_lfts_free(held);
+	/* the old fill is dropped by this plan, or by the upload at once */
+	dqr_layers_drop_list_done(ctx);
 	return ret;
 }
 
@@ -288,11 +300,12 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	osm_log_t *log = &ctx->osm->log;
 	struct dqr_reroute_opts o;
 	struct dqr_recon_result res;
+	const struct dqr_lfts *target;
 	struct dqr_fabric *f;
 	struct dqr_lfts *t;
 	char what[64];
 	double t0 = dqr_now_ms();
-	int ret, bad;
+	int ret, bad, layer;
 
 	reroute_opts(ctx, &o);
 	ret = dqr_recon_update(&ctx->recon, ctx->proj, &ctx->diff, &o, &res);
@@ -303,7 +316,8 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 			return dqr_xfer_continue(ctx);
 		OSM_LOG(log, OSM_LOG_VERBOSE, "dqr: routing pass without a "
 			"change of cabling; tables unchanged\n");
-		return dqr_write_tables(ctx, ctx->recon.ref, ctx->recon.cur);
+		return dqr_write_tables(ctx, ctx->recon.ref, ctx->ml_active ?
+					ctx->ml.tables : ctx->recon.cur);
 	}
 	ctx->reconfigs++;
 	if (ret == DQR_RECON_NOMEM) {
@@ -311,7 +325,12 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 			"rerouting; falling back to base routing\n");
 		return -1;
 	}
-	if (ret == DQR_RECON_FAILED) {
+	layer = dqr_layers_update(ctx, ret, &o);
+	if (layer < 0) {
+		/* entries recon left unrouted now, or the old layer held */
+		uint64_t n = ret == DQR_RECON_FAILED ? res.rs.failed :
+			     ctx->ml_num_drop;
+
 		dqr_log_reconfig(ctx, &res,
 				 ctx->opts.fallback == DQR_FALLBACK_BASE ?
 				 "no legal route, not uploaded" :
@@ -323,16 +342,17 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 				"switches; fallback=base: the base engine "
 				"routes the "
 				"whole fabric, and the change of tables is NOT "
-				"guaranteed deadlock free\n", res.rs.failed);
+				"guaranteed deadlock free\n", n);
 			return -1;
 		}
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ17: dqr: no deadlock-free "
 			"route within the channel list for %" PRIu64 " entries "
 			"of connected switches; fallback=none: those stay "
-			"unrouted\n", res.rs.failed);
+			"unrouted\n", n);
 	}
+	target = layer > 0 ? ctx->ml.tables : ctx->recon.cur;
 	f = dqr_fabric_clone(ctx->proj);
-	t = dqr_lfts_clone(ctx->recon.cur);
+	t = dqr_lfts_clone(target);
 	if (!f || !t) {
 		dqr_fabric_free(f);
 		dqr_lfts_free(t);
@@ -353,8 +373,11 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 		return -1;
 	}
 	if (ret == DQR_RECON_OK)
-		dqr_log_reconfig(ctx, &res, "ok");
-	if (dqr_hand_over(ctx, ctx->proj, ctx->recon.cur, what))
+		dqr_log_reconfig(ctx, &res, layer > 0 ? "ok, re-routing layer"
+				 : "ok");
+	else if (layer > 0)
+		dqr_log_reconfig(ctx, &res, "re-routing layer");
+	if (dqr_hand_over(ctx, ctx->proj, target, what))
 		return -1;
 	OSM_LOG(log, OSM_LOG_VERBOSE, "dqr: %s took %.2f ms in all\n", what,
 		dqr_now_ms() - t0);

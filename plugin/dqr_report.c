@@ -64,6 +64,14 @@ static void log_cycle(struct dqr_ctx *ctx, const char *what)
 		fmt_channel(ctx->fabric, c->channels[0], ch, sizeof(ch));
 		snprintf(line + used, sizeof(line) - used, " -> %s", ch);
 	}
+	if (ctx->ml_active) {
+		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
+			"dqr: the tables of %s close a cycle of %u channels "
+			"in one layer, as routes through the re-routing "
+			"layer do; on their two VLs each layer is acyclic: "
+			"%s\n", what, c->len, line);
+		return;
+	}
 	if (!ctx->pass_dqr && dqr_base_is_layered(ctx)) {
 		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
 			"dqr: the tables of %s close a cycle of %u "
@@ -147,6 +155,7 @@ static void log_pass(struct dqr_ctx *ctx, const char *what, double ms_model,
 		r->channels, r->dependencies, dqr_report_unreachable(r),
 		sw_inv, no_path,
 		!r->cycle_found ? "no" :
+		ctx->ml_active ? "yes (one layer; none on the two VLs)" :
 		!ctx->pass_dqr && dqr_base_is_layered(ctx) ?
 		"yes (one layer; base uses SL layers)" : "yes",
 		filled, ms_model, ms_verify);
@@ -179,6 +188,10 @@ int dqr_judge(struct dqr_ctx *ctx, const char *what, double ms_model,
 			ctx->report.loop_entries);
 	if (osm_log_is_active(log, OSM_LOG_VERBOSE))
 		log_examples(ctx);
+	if (ctx->ml_active)
+		/* dqr_layers_update() kept only a layer both VLs hold */
+		return !ctx->ml.st.vl.deadlock_free ||
+		       ctx->report.loop_entries;
 	return ctx->report.cycle_found || ctx->report.loop_entries;
 }
 

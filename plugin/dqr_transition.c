@@ -22,6 +22,7 @@
 #include <opensm/osm_switch.h>
 
 #include "dqr_engine.h"
+#include "plan_layered.h"
 #include "timing.h"
 
 #define TRANSITION_DUMP "dqr-transition.dump"
@@ -141,14 +142,28 @@ static int upload_stage(struct dqr_ctx *ctx)
 }
 
 /*
+ * The plan into x->plan: with a re-routing layer (one: target's one-layer
+ * part), around it (plan_layered.h).
+ */
+static int plan(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		const struct dqr_lfts *held, const struct dqr_lfts *target,
+		const struct dqr_lfts *one, struct dqr_plan_report *rep)
+{
+	if (!one)
+		return dqr_plan_build(f, held, target, &ctx->xfer.plan, rep);
+	return dqr_plan_build_layered(f, held, one, target, ctx->ml_drop,
+				      ctx->ml_num_drop, &ctx->xfer.plan, rep);
+}
+
+/*
  * Starts the change from the tables the switches hold to target, both in
- * the indices of fabric f (the cabling as it is now).  Stage 1 goes into
- * new_lft at once; the others follow one routing pass each.  -1 when the
- * tables could not be written (the pass must fail).
+ * the indices of fabric f (the cabling as it is now); one: see plan().
+ * Stage 1 goes into new_lft at once; the others follow one routing pass
+ * each.  -1 when the tables could not be written (the pass must fail).
  */
 int dqr_xfer_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		   const struct dqr_lfts *held, const struct dqr_lfts *target,
-		   const char *what)
+		   const struct dqr_lfts *one, const char *what)
 {
 	osm_log_t *log = &ctx->osm->log;
 	struct dqr_xfer *x = &ctx->xfer;
@@ -163,7 +178,7 @@ int dqr_xfer_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	x->state = dqr_lfts_clone(held);
 	x->target = dqr_lfts_clone(target);
 	if (!x->fabric || !x->state || !x->target ||
-	    dqr_plan_build(f, held, target, &x->plan, &rep)) {
+	    plan(ctx, f, held, target, one, &rep)) {
 		xfer_drop(ctx);
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ21: dqr: out of memory "
 			"planning the transition of %s; uploading it at once, "

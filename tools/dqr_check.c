@@ -9,6 +9,11 @@
  * --load adds the routes per channel under all-to-all traffic and shift
  * permutations of the end ports, to compare the balance of routings.
  *
+ * --vl-layers puts the routes of a fat tree on seed 000's two layers
+ * (vl_layers.h), as the plugin does, and judges deadlock freedom on the
+ * two VLs instead of one; --vl-dump=FILE also writes the SL2VL tables
+ * and path SLs of that assignment, to compare with what OpenSM installed.
+ *
  * Two more modes judge a transition instead of one state:
  *   --replay=PLAN        replays staged LFT changes (records of
  *                        transition.h) from LFTS and judges the union of
@@ -18,6 +23,7 @@
  * Exit status: 0 when everything holds, 1 when something does not, 2 for
  * bad usage or malformed input.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -32,6 +38,7 @@
 #include "transition.h"
 #include "verify.h"
 #include "verify_print.h"
+#include "vl_layers.h"
 
 /* differing entries shown when the end state does not match --expect */
 #define EXPECT_EXAMPLES 10
@@ -53,11 +60,19 @@ static void usage(FILE *out)
 		"link: all-to-all\n"
 		"                  CA traffic, and shift permutations of the "
 		"CAs by LID\n"
+		"  --vl-layers     put the routes on the two VLs of seed "
+		"000 (fat trees only):\n"
+		"                  deadlock freedom is judged on them, not "
+		"on one VL\n"
+		"  --vl-dump=FILE  also write their SL2VL tables and path "
+		"SLs to FILE\n"
 		"  --pairs=KINDS   pairs whose reachability decides the exit "
 		"status:\n"
 		"                  all (default) or ca (CA to CA only); "
 		"loops, dead ports\n"
-		"                  and dependency cycles always count\n"
+		"                  and dependency cycles (or with "
+		"--vl-layers cyclic VLs)\n"
+		"                  always count\n"
 		"  --replay=PLAN   replay the staged LFT changes in PLAN "
 		"from LFTS and judge\n"
 		"                  every stage: the union of the states "
@@ -157,6 +172,265 @@ static void print_load_json(const struct dqr_route_load *a,
 	       ",\"mean_max\":%.4f,\"mean\":%.4f}}", a->pairs, a->unrouted,
 	       a->channels, a->max, a->mean, a->min, a->max_all, s->shifts,
 	       s->worst_max, s->mean_max, s->mean);
+}
+
+/* --------------------------------------------------------- --vl-layers */
+
+/* The layers of t on the fat tree of f; NULL after a message. */
+static struct dqr_vl_layers *vl_build(const struct dqr_fabric *f,
+				      const struct dqr_lfts *t,
+				      struct dqr_vl_stats *st)
+{
+	struct dqr_vl_layers *v = NULL;
+	struct dqr_ftree *ft;
+	char err[512];
+
+	if (dqr_ftree_detect(f, &ft, err, sizeof(err))) {
+		/* its shape errors say so already, the others do not */
+		fprintf(stderr, "dqr-check: %s%s\n",
+			strncmp(err, "not a fat tree", 14) &&
+			strcmp(err, "out of memory") ? "not a fat tree: " : "",
+			err);
+		return NULL;
+	}
+	if (dqr_vl_layers_build(f, t, ft, &v, st, err, sizeof(err)))
+		fprintf(stderr, "dqr-check: %s\n", err);
+	dqr_ftree_free(ft);
+	return v;
+}
+
+/* Whether an SL2VL table maps some SL to a VL other than 0. */
+static int vl_any(const uint8_t vl[DQR_VL_NUM_SL])
+{
+	unsigned s;
+
+	for (s = 0; s < DQR_VL_NUM_SL; s++)
+		if (vl[s])
+			return 1;
+	return 0;
+}
+
+static void vl_put(FILE *out, const uint8_t vl[DQR_VL_NUM_SL])
+{
+	unsigned s;
+
+	for (s = 0; s < DQR_VL_NUM_SL; s++)
+		fprintf(out, " %u", vl[s]);
+	putc('\n', out);
+}
+
+/*
+ * The sources vl_layers.h routes from, as OpenSM's path_sl sees them:
+ * a switch's port 0 or a cabled end port, by its base LID (0: none).
+ */
+static unsigned vl_source_lid(const struct dqr_fabric *f, uint32_t port)
+{
+	const struct dqr_port *p = &f->ports[port];
+
+	if (dqr_is_switch(f, p->node))
+		return p->num ? 0 : p->base_lid;
+	if (!p->num || p->remote == DQR_NONE ||
+	    !dqr_is_switch(f, f->ports[p->remote].node))
+		return 0;
+	return p->base_lid;
+}
+
+static void vl_dump_write(FILE *out, const struct dqr_fabric *f,
+			  const struct dqr_vl_layers *v, const char *topo,
+			  const char *lfts)
+{
+	uint8_t vl[DQR_VL_NUM_SL];
+	uint32_t sw, n, port, lid;
+	unsigned in, q, slid, sl;
+
+	fprintf(out,
+		"# dqr-check --vl-dump: seed 000's two layers on VL 0 and "
+		"VL 1\n# topology %s, tables %s\n"
+		"# sl2vl 0x<switch node GUID> <in port> <out port> <VL of SL "
+		"0> .. <VL of SL 15>\n"
+		"#   in port 0: what the switch sends itself\n"
+		"# ca_sl2vl 0x<node GUID> <port> <VL of SL 0> .. <VL of SL "
+		"15>\n"
+		"# path_sl <SLID> <DLID> <SL>   (LIDs decimal; SLID the "
+		"source's base LID)\n"
+		"# Only tables with a VL other than 0 and routes with an SL "
+		"other than 0\n# are listed: everything else is SL 0 and VL "
+		"0.\n", topo, lfts);
+	for (sw = 0; sw < f->num_switches; sw++) {
+		const struct dqr_node *nd = &f->nodes[f->switches[sw]];
+
+		for (in = 0; in <= nd->num_ports; in++)
+			for (q = 1; q <= nd->num_ports; q++) {
+				if (q == in)
+					continue;
+				dqr_vl_sl2vl_table(v, sw, in, q, vl);
+				if (!vl_any(vl))
+					continue;
+				fprintf(out, "sl2vl 0x%016" PRIx64 " %u %u",
+					nd->guid, in, q);
+				vl_put(out, vl);
+			}
+	}
+	for (n = 0; n < f->num_nodes; n++) {
+		const struct dqr_node *nd = &f->nodes[n];
+
+		for (q = 1; !dqr_is_switch(f, n) && q <= nd->num_ports; q++) {
+			dqr_vl_ca_sl2vl_table(v, nd->port_base + q, vl);
+			if (!vl_any(vl))
+				continue;
+			fprintf(out, "ca_sl2vl 0x%016" PRIx64 " %u", nd->guid,
+				q);
+			vl_put(out, vl);
+		}
+	}
+	for (port = 0; port < f->num_ports; port++) {
+		slid = vl_source_lid(f, port);
+		for (lid = 1; slid && lid <= f->max_lid; lid++) {
+			n = dqr_lid_owner(f, lid);
+			if (n == DQR_NONE || n == port)
+				continue;
+			sl = dqr_vl_path_sl(v, port, lid);
+			if (sl)
+				fprintf(out, "path_sl %u %u %u\n", slid, lid,
+					sl);
+		}
+	}
+}
+
+/* Writes --vl-dump's file; 0, or -1 after a message. */
+static int vl_dump(const struct dqr_fabric *f, const struct dqr_vl_layers *v,
+		   const char *path, const char *topo, const char *lfts)
+{
+	FILE *out = fopen(path, "w");
+	int bad;
+
+	if (!out) {
+		fprintf(stderr, "dqr-check: --vl-dump: cannot open %s: %s\n",
+			path, strerror(errno));
+		return -1;
+	}
+	vl_dump_write(out, f, v, topo, lfts);
+	/* ferror() keeps no errno; fclose() flushes the rest and does */
+	bad = ferror(out) ? EIO : 0;
+	if (fclose(out))
+		bad = errno;
+	if (bad) {
+		fprintf(stderr, "dqr-check: --vl-dump: cannot write %s: %s\n",
+			path, strerror(bad));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * dqr_verify_ok() without the one-layer cycle: with --vl-layers the two
+ * VLs decide deadlock freedom.
+ */
+static int vl_ok(const struct dqr_verify_report *r, unsigned kinds,
+		 const struct dqr_vl_stats *st)
+{
+	struct dqr_verify_report one = *r;
+
+	one.cycle_found = 0;
+	return dqr_verify_ok(&one, kinds) && st->deadlock_free;
+}
+
+/*
+ * The text report up to its last line, "result: ...", which would judge
+ * the one-layer graph.  -1 when out of memory.
+ */
+static int print_report_body(const struct dqr_fabric *f,
+			     const struct dqr_verify_report *r,
+			     unsigned kinds)
+{
+	char *buf = NULL, *end;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return -1;
+	dqr_print_report_text(m, f, r, kinds);
+	if (fclose(m)) {
+		free(buf);
+		return -1;
+	}
+	if (len)
+		buf[len - 1] = '\0';
+	end = strrchr(buf, '\n');
+	fwrite(buf, 1, end ? (size_t)(end + 1 - buf) : 0, stdout);
+	free(buf);
+	return 0;
+}
+
+static void print_vl_text(const struct dqr_fabric *f,
+			  const struct dqr_vl_layers *v,
+			  const struct dqr_vl_stats *st)
+{
+	char buf[4096];
+	unsigned l;
+
+	printf("vl layers: routes %" PRIu64 ", broken %" PRIu64
+	       ", with a U-turn %" PRIu64 " (from or to an end port %" PRIu64
+	       ")\n", st->routes, st->broken, st->uturn_routes,
+	       st->uturn_end);
+	printf("vl layers: conflict keys %" PRIu64 ", moved %" PRIu64
+	       ", unplaced %" PRIu64 ", VL 1 entries %" PRIu64 "\n",
+	       st->conflict_keys, st->moved, st->unplaced, st->vl1_entries);
+	printf("vl layers: SLs used %u (mask 0x%04x), VLs used %u\n",
+	       st->sls_used, st->sl_mask, st->vls_used);
+	printf("vl layers: dependencies VL 0 %" PRIu64 ", VL 1 %" PRIu64
+	       ", VL 0 -> 1 %" PRIu64 ", VL 1 -> 0 %" PRIu64 "\n",
+	       st->edges[0], st->edges[1], st->edges_up, st->edges_down);
+	for (l = 0; l < DQR_VL_LAYERS; l++) {
+		const struct dqr_cycle *c = dqr_vl_cycle(v, l);
+
+		if (st->acyclic[l]) {
+			printf("vl %u dependency cycle: no\n", l);
+			continue;
+		}
+		dqr_format_cycle(f, c, buf, sizeof(buf));
+		printf("vl %u dependency cycle: yes, %u channels: %s\n", l,
+		       c->len, buf);
+	}
+	printf("one-layer dependency graph (every hop on one VL): %s\n",
+	       st->one_layer_acyclic ? "acyclic" :
+	       "cyclic, not judged: the two VLs decide");
+	printf("vl layers: deadlock free on two VLs: %s\n",
+	       st->deadlock_free ? "yes" : "no");
+	printf("vl layers time: build %.3f ms, verify %.3f ms\n",
+	       st->build_ms, st->verify_ms);
+}
+
+/* A member of the enclosing object: ,"vl_layers":{...} */
+static void print_vl_json(const struct dqr_fabric *f,
+			  const struct dqr_vl_layers *v,
+			  const struct dqr_vl_stats *st)
+{
+	unsigned l;
+
+	printf(",\"vl_layers\":{\"routes\":%" PRIu64 ",\"broken\":%" PRIu64
+	       ",\"uturn_routes\":%" PRIu64 ",\"uturn_end\":%" PRIu64
+	       ",\"conflict_keys\":%" PRIu64 ",\"moved\":%" PRIu64
+	       ",\"unplaced\":%" PRIu64 ",\"vl1_entries\":%" PRIu64
+	       ",\"sls_used\":%u,\"sl_mask\":%u,\"vls_used\":%u,"
+	       "\"edges\":[%" PRIu64 ",%" PRIu64 "],\"edges_up\":%" PRIu64
+	       ",\"edges_down\":%" PRIu64 ",\"acyclic\":[%s,%s],\"cycles\":[",
+	       st->routes, st->broken, st->uturn_routes, st->uturn_end,
+	       st->conflict_keys, st->moved, st->unplaced, st->vl1_entries,
+	       st->sls_used, st->sl_mask, st->vls_used, st->edges[0],
+	       st->edges[1], st->edges_up, st->edges_down,
+	       st->acyclic[0] ? "true" : "false",
+	       st->acyclic[1] ? "true" : "false");
+	for (l = 0; l < DQR_VL_LAYERS; l++) {
+		if (l)
+			putchar(',');
+		json_cycle(stdout, f, dqr_vl_cycle(v, l));
+	}
+	printf("],\"deadlock_free\":%s,\"one_layer_acyclic\":%s,"
+	       "\"ms\":{\"build\":%.3f,\"verify\":%.3f}}",
+	       st->deadlock_free ? "true" : "false",
+	       st->one_layer_acyclic ? "true" : "false", st->build_ms,
+	       st->verify_ms);
 }
 
 /* ------------------------------------------------------------ --replay */
@@ -512,6 +786,8 @@ int main(int argc, char **argv)
 		{ "expect", required_argument, NULL, 'e' },
 		{ "one-shot-from", required_argument, NULL, 'o' },
 		{ "load", no_argument, NULL, 'l' },
+		{ "vl-layers", no_argument, NULL, 'v' },
+		{ "vl-dump", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -519,16 +795,18 @@ int main(int argc, char **argv)
 	struct dqr_verify_report r;
 	struct dqr_route_load load_all;
 	struct dqr_shift_summary load_shift;
+	struct dqr_vl_layers *v = NULL;
+	struct dqr_vl_stats vst;
 	struct dqr_fabric *f;
 	struct dqr_lfts *t;
 	unsigned kinds = DQR_PAIRS_ALL;
 	const char *baseline = NULL, *replay = NULL, *expect = NULL;
-	const char *one_shot = NULL;
+	const char *one_shot = NULL, *vl_dump_path = NULL;
 	uint64_t reconf = 0;
 	int have_reconf = 0;
 	struct dqr_lft_diff diff;
 	char err[512];
-	int c, json = 0, ok, load = 0;
+	int c, json = 0, ok, load = 0, vl = 0, wrap, ret = 2;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -567,6 +845,14 @@ int main(int argc, char **argv)
 		case 'l':
 			load = 1;
 			break;
+		case 'v':
+			vl = 1;
+			break;
+		case 'd':
+			/* the dump needs the layers */
+			vl_dump_path = optarg;
+			vl = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -592,6 +878,11 @@ int main(int argc, char **argv)
 	if ((replay || one_shot) && load) {
 		fprintf(stderr, "dqr-check: --load does not go with "
 			"--replay or --one-shot-from\n");
+		return 2;
+	}
+	if ((replay || one_shot) && vl) {
+		fprintf(stderr, "dqr-check: --vl-layers and --vl-dump do not "
+			"go with --replay or --one-shot-from\n");
 		return 2;
 	}
 	if (replay && one_shot) {
@@ -652,31 +943,45 @@ int main(int argc, char **argv)
 	if (load && (dqr_route_load(f, t, &load_all, NULL) ||
 		     dqr_shift_load_summary(f, t, &load_shift))) {
 		fprintf(stderr, "dqr-check: out of memory\n");
-		dqr_lft_read_info_release(&info);
-		dqr_lfts_free(t);
-		dqr_fabric_free(f);
-		return 2;
+		goto out;
+	}
+	if (vl) {
+		v = vl_build(f, t, &vst);
+		if (!v || (vl_dump_path && vl_dump(f, v, vl_dump_path,
+						   argv[optind],
+						   argv[optind + 1])))
+			goto out;
 	}
 	if (dqr_verify(f, t, &r, NULL)) {
 		fprintf(stderr, "dqr-check: out of memory\n");
-		dqr_lft_read_info_release(&info);
-		dqr_lfts_free(t);
-		dqr_fabric_free(f);
-		return 2;
+		goto out;
+	}
+	ok = vl ? vl_ok(&r, kinds, &vst) : dqr_verify_ok(&r, kinds);
+	wrap = baseline || load || vl;
+	/* text with --vl-layers: the verdict comes after the VLs */
+	if (!json && vl && print_report_body(f, &r, kinds)) {
+		fprintf(stderr, "dqr-check: out of memory\n");
+		dqr_verify_report_free(&r);
+		goto out;
 	}
 	if (json && baseline)
 		printf("{\"changed\":{\"entries\":%" PRIu64 ",\"blocks\":%"
 		       PRIu64 ",\"switches\":%u},\"report\":", diff.entries,
 		       diff.blocks, diff.switches);
-	else if (json && load)
+	else if (json && wrap)
 		printf("{\"report\":");
 	if (json)
 		dqr_print_report_json(stdout, f, &r, kinds);
-	else
+	else if (!vl)
 		dqr_print_report_text(stdout, f, &r, kinds);
 	if (json && load)
 		print_load_json(&load_all, &load_shift);
-	if (json && (baseline || load))
+	if (json && vl) {
+		print_vl_json(f, v, &vst);
+		/* the report's own "ok" judges the one-layer graph */
+		printf(",\"ok\":%s", ok ? "true" : "false");
+	}
+	if (json && wrap)
 		printf("}\n");
 	else if (baseline)
 		printf("changed against %s: %" PRIu64 " entries, %" PRIu64
@@ -684,10 +989,16 @@ int main(int argc, char **argv)
 		       diff.entries, diff.blocks, diff.switches);
 	if (!json && load)
 		print_load_text(&load_all, &load_shift);
-	ok = dqr_verify_ok(&r, kinds);
+	if (!json && vl) {
+		print_vl_text(f, v, &vst);
+		printf("result: %s\n", ok ? "OK" : "FAIL");
+	}
 	dqr_verify_report_free(&r);
+	ret = ok ? 0 : 1;
+out:
+	dqr_vl_layers_free(v);
 	dqr_lft_read_info_release(&info);
 	dqr_lfts_free(t);
 	dqr_fabric_free(f);
-	return ok ? 0 : 1;
+	return ret;
 }

@@ -15,6 +15,8 @@ set -u
 : "${IBNETDISCOVER:=$(command -v ibnetdiscover || true)}"
 : "${DUMP_FTS:=$(command -v dump_fts || true)}"
 : "${IBROUTE:=$(command -v ibroute || true)}"
+: "${SMPQUERY:=$(command -v smpquery || true)}"
+: "${SAQUERY:=$(command -v saquery || true)}"
 : "${UMAD2SIM:=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}"
 
 DQR_CHECK="$top_builddir/tools/dqr-check"

@@ -7,7 +7,7 @@ set -u
 check="$top_builddir/tools/dqr-check"
 data="$top_srcdir/test/data"
 out=$(mktemp) || exit 1
-trap 'rm -f "$out" "$out.bad" "$out.plan" "$out.exp"' EXIT
+trap 'rm -f "$out" "$out.bad" "$out.plan" "$out.exp" "$out.vl"' EXIT
 failed=0
 passed=0
 
@@ -153,6 +153,78 @@ expect 1 "old tables: forwarding loops towards 0 DLIDs, dependency cycle: yes" \
 	"$data/tiny-cycle.fts"
 expect 2 "nosuchfile" -- --one-shot-from="$data/nosuchfile" \
 	"$data/tiny.ibnd" "$data/tiny.fts"
+
+# --vl-layers: ftree2.ibnd is a 2-level fat tree of 3 leaves and 3
+# spines.  In ftree2-uturn.fts spine i reaches spine j down through leaf
+# i: six U-turns, and with the CA routes leaf1 -> spine2 -> leaf2 and
+# leaf2 -> spine1 -> leaf1 the one-layer graph has a cycle.  On two VLs
+# the U-turn hops leaf i -> spine j are on VL 1 (SL 1) and it is gone.
+ft="$data/ftree2.ibnd"
+expect 1 "dependency cycle: yes, 4 channels" -- "$ft" "$data/ftree2-uturn.fts"
+expect 0 "^result: OK" -- --vl-layers "$ft" "$data/ftree2-uturn.fts"
+expect 0 "with a U-turn 6 (from or to an end port 0)" -- --vl-layers \
+	"$ft" "$data/ftree2-uturn.fts"
+expect 0 "SLs used 2 (mask 0x0003), VLs used 2" -- --vl-layers \
+	"$ft" "$data/ftree2-uturn.fts"
+expect 0 "deadlock free on two VLs: yes" -- --vl-layers --pairs=ca \
+	"$ft" "$data/ftree2-uturn.fts"
+expect 0 "^one-layer dependency graph .*: cyclic, not judged: the two VLs decide" \
+	-- --vl-layers "$ft" "$data/ftree2-uturn.fts"
+expect 0 '^,"vl_layers":{"routes":72,"broken":0,"uturn_routes":6,"uturn_end":0,"conflict_keys":0,"moved":0,"unplaced":0,"vl1_entries":6,"sls_used":2,"sl_mask":3,"vls_used":2,"edges":\[[0-9]*,0\],"edges_up":6,"edges_down":0,"acyclic":\[true,true\],"cycles":\[\[\],\[\]\],"deadlock_free":true,"one_layer_acyclic":false,.*},"ok":true}$' \
+	-- --json --vl-layers "$ft" "$data/ftree2-uturn.fts"
+# the dump: the U-turn hop at each leaf maps SL 1 to VL 1; spine to
+# spine routes run on SL 1 (spines have LIDs 4, 5, 6)
+cat > "$out.exp" <<'EOF'
+sl2vl 0x0000000000000010 1 2 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+sl2vl 0x0000000000000010 1 3 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+sl2vl 0x0000000000000011 2 1 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+sl2vl 0x0000000000000011 2 3 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+sl2vl 0x0000000000000012 3 1 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+sl2vl 0x0000000000000012 3 2 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+path_sl 4 5 1
+path_sl 4 6 1
+path_sl 5 4 1
+path_sl 5 6 1
+path_sl 6 4 1
+path_sl 6 5 1
+EOF
+rm -f "$out.vl"
+expect 0 "^result: OK" -- --vl-dump="$out.vl" "$ft" "$data/ftree2-uturn.fts"
+if grep -q '^# sl2vl 0x<switch node GUID>' "$out.vl" &&
+	grep -v '^#' "$out.vl" | diff "$out.exp" -; then
+	passed=$((passed + 1))
+else
+	echo "FAIL: --vl-dump=$out.vl: not the expected assignment"
+	cat "$out.vl"
+	failed=$((failed + 1))
+fi
+# ftree2-vl1-cycle.fts sends spine1 -> host3 as leaf1 -> spine2 -> leaf2
+# -> spine3 -> leaf3 and spine1 -> spine2 as leaf2 -> spine3 -> leaf1 ->
+# spine2: after their U-turns both stay on VL 1, which closes a cycle
+expect 1 "^vl 1 dependency cycle: yes, 4 channels: 0x0000000000000019\[2\] (spine2) -> 0x0000000000000011\[3\] (leaf2) -> " \
+	-- --vl-layers "$ft" "$data/ftree2-vl1-cycle.fts"
+expect 1 "deadlock free on two VLs: no" -- --vl-layers "$ft" \
+	"$data/ftree2-vl1-cycle.fts"
+expect 1 "^result: FAIL" -- --vl-layers "$ft" "$data/ftree2-vl1-cycle.fts"
+expect 1 '"acyclic":\[true,false\],"cycles":\[\[\],\["0x0000000000000019\[2\] (spine2)",' \
+	-- --json --vl-layers "$ft" "$data/ftree2-vl1-cycle.fts"
+expect 1 '"deadlock_free":false,.*"ok":false}$' -- --json --vl-layers \
+	"$ft" "$data/ftree2-vl1-cycle.fts"
+# loops still count: spine2 turns LID 8 (host2) back to leaf1, which
+# sends it up to spine2 again: the 5 routes through it are broken
+sed '63s/^0x0008 002/0x0008 001/' "$data/ftree2-uturn.fts" > "$out.bad"
+expect 1 "forwarding loops: 2 entries" -- --vl-layers "$ft" "$out.bad"
+expect 1 "^result: FAIL" -- --vl-layers "$ft" "$out.bad"
+expect 1 "vl layers: routes 67, broken 5," -- --vl-layers "$ft" "$out.bad"
+# not a fat tree, unwritable dump, bad combinations: status 2
+expect 2 "not a fat tree: switches ring0 and ring1 are cabled but both at level 0" \
+	-- --vl-layers "$data/tiny-cycle.ibnd" "$data/tiny-cycle.fts"
+expect 2 "not a fat tree" -- --json --vl-dump="$out.vl" "$data/tiny.ibnd" \
+	"$data/tiny.fts"
+expect 2 "cannot open $out.nodir/vl: " -- --vl-dump="$out.nodir/vl" "$ft" \
+	"$data/ftree2-uturn.fts"
+expect 2 "do not go with --replay" -- --vl-layers \
+	--one-shot-from="$data/tiny.fts" "$data/tiny.ibnd" "$data/tiny.fts"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

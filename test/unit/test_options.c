@@ -36,7 +36,8 @@ static void test_defaults(void)
 	CHECK_EQ(o.verify, 1);
 	dqr_options_format(&o, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "base=auto verify=on mode=end-to-end turns=each "
-		       "fallback=base transition=ordered drain_ms=auto"));
+		       "fallback=base transition=ordered drain_ms=auto "
+		       "vl_layer=on"));
 }
 
 static void test_valid(void)
@@ -55,8 +56,11 @@ static void test_valid(void)
 	dqr_options_format(&o, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "base=ftree verify=off mode=end-to-end "
 		       "turns=each fallback=base transition=ordered "
-		       "drain_ms=auto"));
+		       "drain_ms=auto vl_layer=on"));
 
+	CHECK_EQ(parse("vl_layer=off", &o), 0);
+	CHECK_EQ(o.vl_layer, 0);
+	CHECK_EQ(parse("vl_layer=maybe", &o), -1);
 	CHECK_EQ(parse("transition=oneshot drain_ms=250", &o), 0);
 	CHECK_EQ(o.transition, DQR_TRANSITION_ONESHOT);
 	CHECK_EQ(o.drain_ms, 250);

@@ -1,0 +1,177 @@
+#!/bin/sh
+# dqr_layer_kary.sh - seed 000's re-routing layer on VL 1, on the 4-ary
+# 3-tree: middle switch sw-L2-0000, one of the four above the anchor leaf
+# (lowest GUID), fails.  The switch routes' U-turns lean towards the
+# anchor, so one layer cannot hold the repair: DQR finds no legal route
+# for some switch entries.  With qos TRUE the plugin routes them outside
+# the channel list and moves every route with a U-turn to VL 1 at its
+# first U-turn (path_sl and update_sl2vl).
+#
+#  1. The tables read back connect every physically connected pair, and
+#     dqr-check, computing the layers itself from them, finds both VLs
+#     acyclic (the one-layer graph is cyclic: the layer is needed).
+#  2. The SL2VL tables the switches hold are dqr-check's, for every
+#     linked out port and every in port; the SLs the SA hands out are
+#     dqr-check's for the U-turn routes from CAs (and 0 for others).
+#  3. The switch comes back: the original tables return, and OpenSM's
+#     own SL2VL tables with them.
+#  4. Without qos the layer is refused loudly (ERR DQ25) and the base
+#     engine routes the whole fabric (fallback=base, ERR DQ16).
+. "$(dirname "$0")/common.sh"
+
+NET="$TOPO_DIR/kary-4-3.net"
+HOST=ca-0050
+SW='"sw-L2-0000"'
+
+for t in "$SMPQUERY" "$SAQUERY"; do
+	[ -n "$t" ] && [ -e "$t" ] && continue
+	[ "${DQR_REQUIRE_INTEGRATION:-0}" = 1 ] &&
+		it_fail "missing smpquery/saquery (infiniband-diags)"
+	it_log "SKIP: missing smpquery/saquery"
+	exit 77
+done
+
+smp() {
+	SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SMPQUERY" "$@"
+}
+
+# lids NAME: "0x<guid> <lid> <kind>" of every node in NAME's read-back.
+lids() {
+	awk '/^Switch/ { g = $3; gsub(/"S-|"/, "", g)
+			 for (i = 1; i <= NF; i++) if ($i == "lid") l = $(i + 1)
+			 print "0x" g, l, "sw" }
+	     /^Ca/     { g = $3; gsub(/"H-|"/, "", g); ca = 1; next }
+	     ca && /^\[1\]/ { for (i = 1; i <= NF; i++)
+				if ($i == "lid") { print "0x" g, $(i + 1), "ca"
+						   break }
+			      ca = 0 }' "$W/$1.ibnd"
+}
+
+# linked NAME GUID: the linked ports of switch GUID in NAME's read-back.
+linked() {
+	awk -v g="$2" '/^Switch/ { on = ("0x" substr($3, 4, 16) == g) }
+		       on && /^\[[0-9]+\]/ { p = $1; gsub(/[^0-9]/, "", p)
+					    print p }
+		       /^$/ { on = 0 }' "$W/$1.ibnd"
+}
+
+# held_sl2vl NAME OUT: the SL2VL rows with a VL above 0 that the switches
+# hold, for every linked out port, in the format of dqr-check --vl-dump;
+# OUT gets every row (for part 3).  CA ports are left out: nothing
+# depends into a CA's sending channel, so its injection VL cannot close
+# a cycle, and the plugin leaves those tables to OpenSM's QoS setup.
+held_sl2vl() {
+	lids "$1" | while read -r guid lid kind; do
+		[ "$kind" = sw ] || continue
+		for out in $(linked "$1" "$guid"); do
+			smp sl2vl "$lid" "$out" | awk -v g="$guid" '
+			    /^ports:/ { split($0, h, ":"); split(h[2], io, ",")
+					gsub(/[^0-9]/, "", io[1])
+					gsub(/[^0-9]/, "", io[2])
+					n = split(h[3], f, "|"); row = ""
+					for (i = 2; i < n; i++)
+						row = row " " f[i] + 0
+					print "sl2vl", g, io[1], io[2] row }'
+		done
+	done > "$2"
+	grep -v ' 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0$' "$2" | sort
+}
+
+it_setup
+it_start_ibsim "$NET"
+
+# --- 1. the fault, judged on two VLs -----------------------------------------
+it_write_conf "event_plugin_options base=uturn drain_ms=50" "qos TRUE"
+it_start_opensm
+it_wait_log "dqr: base uturn" 1
+it_settle
+it_readback "$HOST" orig
+it_judge orig --pairs=all
+held_sl2vl orig "$W/orig.sl2vl.all" > /dev/null
+it_ibsim_cmd "Unlink $SW"
+it_wait_log "[1-9][0-9]* switch ports newly down" 1
+it_wait_log "dqr: transition [0-9]+ complete" 1
+it_settle
+grep -q "dqr: re-routing layer: [1-9]" "$W/osm.log" ||
+	it_fail "the plugin did not use the re-routing layer"
+grep -E "ERR DQ(1[5-8]|2[2-7])" "$W/osm.log" &&
+	it_fail "fallback or unsafe transition with the re-routing layer"
+it_readback "$HOST" fault1
+it_judge fault1 --pairs=all --vl-layers --vl-dump="$W/fault1.vl"
+grep -q '"one_layer_acyclic":false' "$W/fault1.json" ||
+	it_fail "one layer holds the tables: the scenario tests nothing"
+grep -q '"deadlock_free":true' "$W/fault1.json" ||
+	it_fail "dqr-check: the two VLs are not deadlock free"
+it_log "$(grep "dqr: re-routing layer:" "$W/osm.log" | tail -1 |
+	sed 's/.*re-routing layer: //')"
+
+# --- 2. SL2VL and SLs as the nodes and the SA hold them -----------------------
+grep '^sl2vl ' "$W/fault1.vl" | sort > "$W/want.sl2vl"
+held_sl2vl fault1 "$W/fault1.sl2vl.all" > "$W/held.sl2vl"
+[ -s "$W/want.sl2vl" ] || it_fail "dqr-check lists no VL-1 table"
+diff "$W/want.sl2vl" "$W/held.sl2vl" > "$W/sl2vl.diff" ||
+	it_fail "SL2VL tables held differ from dqr-check's:" \
+		"$(head -20 "$W/sl2vl.diff")"
+it_log "ok: $(wc -l < "$W/held.sl2vl") SL2VL rows with VL 1 on the" \
+	"switches, as dqr-check computes them;" \
+	"$(grep -c ' 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0$' "$W/fault1.sl2vl.all")" \
+	"rows all VL 0"
+lids fault1 | awk '$3 == "ca" { print $2 }' | sort -n > "$W/ca.lids"
+awk 'NR == FNR { ca[$1] = 1; next }
+     $1 == "path_sl" && ($2 in ca) { print $2, $3, $4 }' \
+	"$W/ca.lids" "$W/fault1.vl" | head -40 > "$W/want.sl"
+[ -s "$W/want.sl" ] || it_fail "dqr-check gives no CA route an SL"
+# and two routes without a U-turn: SL 0
+for d in $(head -2 "$W/ca.lids"); do
+	s=$(tail -1 "$W/ca.lids")
+	grep -q "^path_sl $s $d " "$W/fault1.vl" || echo "$s $d 0"
+done >> "$W/want.sl"
+while read -r s d sl; do
+	got=$(SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SAQUERY" PR \
+		--slid "$s" --dlid "$d" 2>&1 | awk '$1 ~ /^sl\./ {
+			sub(/^sl\.*/, "", $1); print $1 + 0 }')
+	[ "$got" = "$sl" ] ||
+		it_fail "SA PathRecord $s -> $d: SL '$got', dqr-check says $sl"
+done < "$W/want.sl"
+it_log "ok: SA PathRecord SLs of $(wc -l < "$W/want.sl") routes from CAs" \
+	"as dqr-check computes them"
+
+# --- 3. the switch comes back ------------------------------------------------
+n=$(it_count "dqr: reconfiguration [0-9]+ \(")
+done=$(it_count "dqr: transition [0-9]+ complete")
+it_ibsim_cmd "ReLink $SW"
+sleep 1
+kill -HUP "$OSM_PID"
+it_wait_log "dqr: reconfiguration [0-9]+ \(" $((n + 1))
+it_wait_log "dqr: transition [0-9]+ complete" $((done + 1))
+it_settle
+grep -q "re-routing layer is no longer needed" "$W/osm.log" ||
+	it_fail "the layer stayed in force after the switch came back"
+it_readback "$HOST" back
+it_judge back --pairs=all
+it_expect_eq "entries that differ from the original tables" \
+	"$(it_changed back orig)" 0
+held_sl2vl back "$W/back.sl2vl.all" > /dev/null
+sort "$W/orig.sl2vl.all" > "$W/a"
+sort "$W/back.sl2vl.all" > "$W/b"
+cmp -s "$W/a" "$W/b" ||
+	it_fail "SL2VL tables after recovery differ from the original ones"
+it_log "ok: OpenSM's own SL2VL tables are back on every port"
+
+# --- 4. without qos: refused loudly, the base engine routes ----------------------
+kill "$OSM_PID"
+wait "$OSM_PID" 2>/dev/null
+mv "$W/osm.log" "$W/osm-qos.log"
+it_write_conf "event_plugin_options base=uturn drain_ms=50"
+it_start_opensm
+it_wait_log "dqr: base uturn" 1
+it_settle
+it_ibsim_cmd "Unlink $SW"
+it_wait_log "ERR DQ25: .*qos TRUE" 1
+it_wait_log "ERR DQ16: " 1
+it_settle
+grep -q "dqr: re-routing layer: [1-9]" "$W/osm.log" &&
+	it_fail "re-routing layer used without qos"
+it_log "ok: without qos: $(grep -o 'ERR DQ25: .*' "$W/osm.log" |
+	head -1 | cut -c1-100)..."
+it_log "PASS"
