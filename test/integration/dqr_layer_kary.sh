@@ -13,8 +13,10 @@
 #  2. The SL2VL tables the switches hold are dqr-check's, for every
 #     linked out port and every in port; the SLs the SA hands out are
 #     dqr-check's for the U-turn routes from CAs (and 0 for others).
-#  3. The switch comes back: the original tables return, and OpenSM's
-#     own SL2VL tables with them.
+#     Then a cable in another pod fails too, while the layer is in force:
+#     the same checks.
+#  3. Both come back: the original tables return, and OpenSM's own SL2VL
+#     tables with them.
 #  4. Without qos the layer is refused loudly (ERR DQ25) and the base
 #     engine routes the whole fabric (fallback=base, ERR DQ16).
 . "$(dirname "$0")/common.sh"
@@ -22,6 +24,7 @@
 NET="$TOPO_DIR/kary-4-3.net"
 HOST=ca-0050
 SW='"sw-L2-0000"'
+LINK='"sw-L1-0009"[6]'
 
 for t in "$SMPQUERY" "$SAQUERY"; do
 	[ -n "$t" ] && [ -e "$t" ] && continue
@@ -77,10 +80,66 @@ held_sl2vl() {
 	grep -v ' 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0$' "$2" | sort
 }
 
+# layer_fault WHAT NAME: WHAT fails (ibsim Unlink); once the change is in,
+# the read-back NAME is judged on two VLs and the switches' SL2VL tables
+# and the SA's SLs are compared with dqr-check's (parts 1 and 2).
+layer_fault() {
+	local name=$2 layers done s d sl got
+
+	layers=$(it_count "dqr: re-routing layer: [1-9]")
+	done=$(it_count "dqr: transition [0-9]+ complete")
+	it_ibsim_cmd "Unlink $1"
+	it_wait_log "dqr: transition [0-9]+ complete" $((done + 1))
+	it_settle
+	[ "$(it_count "dqr: re-routing layer: [1-9]")" -gt "$layers" ] ||
+		it_fail "Unlink $1: the plugin did not use the re-routing layer"
+	grep -E "ERR DQ(1[5-8]|2[2-7])" "$W/osm.log" &&
+		it_fail "fallback or unsafe transition with the re-routing layer"
+	it_readback "$HOST" "$name"
+	it_judge "$name" --pairs=all --vl-layers --vl-dump="$W/$name.vl"
+	grep -q '"one_layer_acyclic":false' "$W/$name.json" ||
+		it_fail "one layer holds the tables: the scenario tests nothing"
+	grep -q '"deadlock_free":true' "$W/$name.json" ||
+		it_fail "dqr-check: the two VLs are not deadlock free"
+	it_log "Unlink $1: $(grep "dqr: re-routing layer:" "$W/osm.log" |
+		tail -1 | sed 's/.*re-routing layer: //')"
+
+	grep '^sl2vl ' "$W/$name.vl" | sort > "$W/$name.want.sl2vl"
+	held_sl2vl "$name" "$W/$name.sl2vl.all" > "$W/$name.held.sl2vl"
+	[ -s "$W/$name.want.sl2vl" ] || it_fail "dqr-check lists no VL-1 table"
+	diff "$W/$name.want.sl2vl" "$W/$name.held.sl2vl" \
+		> "$W/$name.sl2vl.diff" ||
+		it_fail "SL2VL tables held differ from dqr-check's:" \
+			"$(head -20 "$W/$name.sl2vl.diff")"
+	it_log "ok: $(wc -l < "$W/$name.held.sl2vl") SL2VL rows with VL 1 on" \
+		"the switches, as dqr-check computes them;" \
+		"$(grep -c ' 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0$' \
+			"$W/$name.sl2vl.all") rows all VL 0"
+	lids "$name" | awk '$3 == "ca" { print $2 }' | sort -n > "$W/ca.lids"
+	awk 'NR == FNR { ca[$1] = 1; next }
+	     $1 == "path_sl" && ($2 in ca) { print $2, $3, $4 }' \
+		"$W/ca.lids" "$W/$name.vl" | head -40 > "$W/$name.want.sl"
+	[ -s "$W/$name.want.sl" ] || it_fail "dqr-check gives no CA route an SL"
+	# and two routes without a U-turn: SL 0
+	s=$(tail -1 "$W/ca.lids")
+	for d in $(head -2 "$W/ca.lids"); do
+		grep -q "^path_sl $s $d " "$W/$name.vl" || echo "$s $d 0"
+	done >> "$W/$name.want.sl"
+	while read -r s d sl; do
+		got=$(SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SAQUERY" PR \
+			--slid "$s" --dlid "$d" 2>&1 | awk '$1 ~ /^sl\./ {
+				sub(/^sl\.*/, "", $1); print $1 + 0 }')
+		[ "$got" = "$sl" ] || it_fail "SA PathRecord $s -> $d:" \
+			"SL '$got', dqr-check says $sl"
+	done < "$W/$name.want.sl"
+	it_log "ok: SA PathRecord SLs of $(wc -l < "$W/$name.want.sl")" \
+		"routes from CAs as dqr-check computes them"
+}
+
 it_setup
 it_start_ibsim "$NET"
 
-# --- 1. the fault, judged on two VLs -----------------------------------------
+# --- 1, 2. two faults on two VLs -------------------------------------------
 it_write_conf "event_plugin_options base=uturn drain_ms=50" "qos TRUE"
 it_start_opensm
 it_wait_log "dqr: base uturn" 1
@@ -88,58 +147,16 @@ it_settle
 it_readback "$HOST" orig
 it_judge orig --pairs=all
 held_sl2vl orig "$W/orig.sl2vl.all" > /dev/null
-it_ibsim_cmd "Unlink $SW"
-it_wait_log "[1-9][0-9]* switch ports newly down" 1
-it_wait_log "dqr: transition [0-9]+ complete" 1
-it_settle
-grep -q "dqr: re-routing layer: [1-9]" "$W/osm.log" ||
-	it_fail "the plugin did not use the re-routing layer"
-grep -E "ERR DQ(1[5-8]|2[2-7])" "$W/osm.log" &&
-	it_fail "fallback or unsafe transition with the re-routing layer"
-it_readback "$HOST" fault1
-it_judge fault1 --pairs=all --vl-layers --vl-dump="$W/fault1.vl"
-grep -q '"one_layer_acyclic":false' "$W/fault1.json" ||
-	it_fail "one layer holds the tables: the scenario tests nothing"
-grep -q '"deadlock_free":true' "$W/fault1.json" ||
-	it_fail "dqr-check: the two VLs are not deadlock free"
-it_log "$(grep "dqr: re-routing layer:" "$W/osm.log" | tail -1 |
-	sed 's/.*re-routing layer: //')"
+layer_fault "$SW" fault1
+# a cable in another pod while the layer is in force: the old fill is
+# dropped, the one-layer part planned, the new fill added
+layer_fault "$LINK" fault2
 
-# --- 2. SL2VL and SLs as the nodes and the SA hold them -----------------------
-grep '^sl2vl ' "$W/fault1.vl" | sort > "$W/want.sl2vl"
-held_sl2vl fault1 "$W/fault1.sl2vl.all" > "$W/held.sl2vl"
-[ -s "$W/want.sl2vl" ] || it_fail "dqr-check lists no VL-1 table"
-diff "$W/want.sl2vl" "$W/held.sl2vl" > "$W/sl2vl.diff" ||
-	it_fail "SL2VL tables held differ from dqr-check's:" \
-		"$(head -20 "$W/sl2vl.diff")"
-it_log "ok: $(wc -l < "$W/held.sl2vl") SL2VL rows with VL 1 on the" \
-	"switches, as dqr-check computes them;" \
-	"$(grep -c ' 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0$' "$W/fault1.sl2vl.all")" \
-	"rows all VL 0"
-lids fault1 | awk '$3 == "ca" { print $2 }' | sort -n > "$W/ca.lids"
-awk 'NR == FNR { ca[$1] = 1; next }
-     $1 == "path_sl" && ($2 in ca) { print $2, $3, $4 }' \
-	"$W/ca.lids" "$W/fault1.vl" | head -40 > "$W/want.sl"
-[ -s "$W/want.sl" ] || it_fail "dqr-check gives no CA route an SL"
-# and two routes without a U-turn: SL 0
-for d in $(head -2 "$W/ca.lids"); do
-	s=$(tail -1 "$W/ca.lids")
-	grep -q "^path_sl $s $d " "$W/fault1.vl" || echo "$s $d 0"
-done >> "$W/want.sl"
-while read -r s d sl; do
-	got=$(SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SAQUERY" PR \
-		--slid "$s" --dlid "$d" 2>&1 | awk '$1 ~ /^sl\./ {
-			sub(/^sl\.*/, "", $1); print $1 + 0 }')
-	[ "$got" = "$sl" ] ||
-		it_fail "SA PathRecord $s -> $d: SL '$got', dqr-check says $sl"
-done < "$W/want.sl"
-it_log "ok: SA PathRecord SLs of $(wc -l < "$W/want.sl") routes from CAs" \
-	"as dqr-check computes them"
-
-# --- 3. the switch comes back ------------------------------------------------
+# --- 3. everything comes back ------------------------------------------------
 n=$(it_count "dqr: reconfiguration [0-9]+ \(")
 done=$(it_count "dqr: transition [0-9]+ complete")
 it_ibsim_cmd "ReLink $SW"
+it_ibsim_cmd "ReLink $LINK"
 sleep 1
 kill -HUP "$OSM_PID"
 it_wait_log "dqr: reconfiguration [0-9]+ \(" $((n + 1))

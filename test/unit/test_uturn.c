@@ -29,6 +29,7 @@
 #include "ftree_shape.h"
 #include "lft.h"
 #include "recon.h"
+#include "plan_layered.h"
 #include "reroute.h"
 #include "rerouting_layer.h"
 #include "route_load.h"
@@ -1008,9 +1009,73 @@ static void fallback_routes_all(const struct dqr_fabric *p)
  * entries, and the two VLs are deadlock free where one layer is cyclic
  * or incomplete.
  */
+/* Applies plan stages to a copy of from; 1 when it ends at to. */
+static int replays_to(const struct dqr_plan *pl, const struct dqr_lfts *from,
+		      const struct dqr_lfts *to)
+{
+	struct dqr_lfts *t = dqr_lfts_clone(from);
+	uint32_t i;
+	int same;
+
+	REQUIRE(t);
+	for (i = 0; i < pl->num_entries; i++) {
+		const struct dqr_plan_entry *e = &pl->entries[i];
+
+		CHECK_EQ(dqr_lft_get(t, e->sw, e->lid), e->old_port);
+		dqr_lft_set(t, e->sw, e->lid, e->new_port);
+	}
+	same = same_tables(t, to);
+	dqr_lfts_free(t);
+	return same;
+}
+
+/*
+ * The change into the layer and back out of it (plan_layered.h): the
+ * fill goes last, all of it in one stage; on the way back the fill not
+ * in the one-layer tables is dropped first; the one-layer part is safe
+ * both ways.
+ */
+static void ml_transitions(const struct dqr_fabric *p,
+			   const struct dqr_lfts *before,
+			   const struct dqr_recon *r, const struct dqr_ml *ml)
+{
+	struct dqr_plan_report rep;
+	struct dqr_plan pl;
+	uint32_t last, i, dropped = 0;
+
+	dqr_plan_init(&pl);
+	REQUIRE(dqr_plan_build_layered(p, before, r->cur, ml->tables, NULL,
+				       0, &pl, &rep) == 0);
+	CHECK(rep.safe);
+	CHECK(pl.num_stages >= 2);
+	CHECK(replays_to(&pl, before, ml->tables));
+	last = pl.num_stages - 1;
+	CHECK_EQ(pl.stage_off[last + 1] - pl.stage_off[last], ml->num_fill);
+	for (i = pl.stage_off[last]; i < pl.stage_off[last + 1]; i++)
+		CHECK_EQ(pl.entries[i].old_port, DQR_NO_PATH);
+	CHECK_EQ(rep.entries, pl.num_entries);
+
+	/* back: the fill dropped in stage 1, then the one-layer plan */
+	REQUIRE(dqr_plan_build_layered(p, ml->tables, before, before,
+				       ml->fill, ml->num_fill, &pl, &rep) == 0);
+	CHECK(rep.safe);
+	CHECK(replays_to(&pl, ml->tables, before));
+	for (i = 0; i < ml->num_fill; i++)
+		dropped += dqr_lft_get(before, ml->fill[i].sw,
+				       ml->fill[i].lid) !=
+			   dqr_lft_get(ml->tables, ml->fill[i].sw,
+				       ml->fill[i].lid);
+	REQUIRE(pl.num_stages >= 1);
+	CHECK_EQ(pl.stage_off[1], dropped);
+	for (i = 0; i < pl.stage_off[1]; i++)
+		CHECK_EQ(pl.entries[i].new_port, DQR_NO_PATH);
+	dqr_plan_release(&pl);
+}
+
 static void ml_serves(struct dqr_recon *r, const struct dqr_fabric *p,
 		      const struct dqr_ftree *ft,
-		      const struct dqr_reroute_opts *o, uint64_t failed)
+		      const struct dqr_reroute_opts *o, uint64_t failed,
+		      const struct dqr_lfts *before)
 {
 	struct dqr_verify_report v;
 	struct dqr_ml ml;
@@ -1043,6 +1108,8 @@ static void ml_serves(struct dqr_recon *r, const struct dqr_fabric *p,
 			}
 		}
 	CHECK_EQ(filled, ml.st.filled);
+	CHECK_EQ(ml.num_fill, ml.st.filled);
+	ml_transitions(p, before, r, &ml);
 	printf("    re-routing layer: %llu entries filled for %llu LIDs, "
 	       "%llu kept; one layer %s, VL0 %s, VL1 %s, %u SLs, %llu "
 	       "VL1 entries\n", (unsigned long long)ml.st.filled,
@@ -1084,7 +1151,7 @@ static int step_ex(struct dqr_recon *r, const struct dqr_fabric *cur,
 	if (may_fail && ret == DQR_RECON_FAILED) {
 		CHECK(res.rs.failed > 0);
 		CHECK(dqr_report_unreachable(&v) > 0);
-		ml_serves(r, p, may_fail, o, res.rs.failed);
+		ml_serves(r, p, may_fail, o, res.rs.failed, before);
 		fallback_routes_all(p);
 	} else {
 		CHECK_EQ(ret, DQR_RECON_OK);
