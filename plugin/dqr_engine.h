@@ -111,7 +111,8 @@ int dqr_write_tables(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		  const struct dqr_lfts *target, const char *what);
 struct dqr_lfts *dqr_read_held(struct dqr_ctx *ctx,
-			       const struct dqr_fabric *f);
+			       const struct dqr_fabric *f,
+			       const struct dqr_lfts *target);
 
 /* dqr_transition.c */
 int dqr_xfer_init(struct dqr_ctx *ctx);

@@ -125,12 +125,16 @@ static void read_one(osm_switch_t *p_sw, uint32_t sw, void *arg)
 
 /*
  * What OpenSM believes the switches hold (p_sw->lft: what was uploaded
- * and answered), in the indices of f.  NULL when out of memory.
+ * and answered), in the indices of f, which must be those of target.
+ * A switch OpenSM no longer has (a switch fault) keeps target's row:
+ * nothing can be uploaded to it, so a plan must not count its entries.
+ * NULL when out of memory.
  */
 struct dqr_lfts *dqr_read_held(struct dqr_ctx *ctx,
-			       const struct dqr_fabric *f)
+			       const struct dqr_fabric *f,
+			       const struct dqr_lfts *target)
 {
-	struct dqr_lfts *t = dqr_lfts_new(f->num_switches, f->max_lid + 1);
+	struct dqr_lfts *t = dqr_lfts_clone(target);
 
 	if (t && each_switch(ctx, f, read_one, t)) {
 		dqr_lfts_free(t);
@@ -272,7 +276,7 @@ int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		ret = dqr_xfer_continue(ctx);
 		goto out;
 	}
-	held = dqr_read_held(ctx, f);
+	held = dqr_read_held(ctx, f, target);
 	if (!held) {
 		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ23: dqr: out "
 			"of memory reading the tables held; uploading %s at "
