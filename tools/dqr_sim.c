@@ -13,6 +13,14 @@
  * does after base=uturn; --no-uturn-bias leaves DQR's search without
  * that preference, so that the two can be compared on the same faults.
  *
+ * With --vl-layers (fat trees) an update that leaves connected entries
+ * without a route in the one layer is answered as the plugin answers it:
+ * seed 000's re-routing layer fills them outside the channel list and
+ * lays the routing on two VLs (rerouting_layer.h).  When that is usable
+ * the state counts as served on two layers and the run goes on; the fill
+ * is made again after every later update, from what recon then leaves
+ * unrouted, until the one layer holds everything again.
+ *
  * Every run starts from one copy of the state dqr_recon_start() built, so
  * the channel list is built (and timed) once.  A run stops at its first
  * failure and counts as failed for every later fault, as in the paper.
@@ -43,6 +51,7 @@
 #include "recon.h"
 #include "ref_routing.h"
 #include "reroute.h"
+#include "rerouting_layer.h"
 #include "timing.h"
 #include "topo_diff.h"
 #include "topo_gen.h"
@@ -79,6 +88,7 @@ struct sim_opts {
 	int ca_links, json, bench;
 	int unroute_sw;			/* DQR routes the switch LIDs */
 	int no_uturn_bias;		/* uturn without seed 000's choice */
+	int vl_layers;			/* re-routing layer on a second VL */
 	const char *data_path;
 	struct dqr_reroute_opts ro;
 	int verify;			/* enum verify_policy */
@@ -138,18 +148,39 @@ struct step_stats {
 	double max_changed;		/* worst fraction of entries changed */
 	double *us;			/* reroute compute, one per run */
 	double *us_total;		/* whole update, one per run */
+	/*
+	 * --vl-layers: states served on two layers; re-routing layers the
+	 * plugin would refuse (entries still left without a route, or the
+	 * two VLs not deadlock free); the most SLs and VLs a state used and
+	 * the most entries its fill routed
+	 */
+	uint32_t ml, ml_unusable, ml_left, ml_cyclic;
+	unsigned ml_sls_max, ml_vls_max;
+	uint64_t ml_filled_max;
+};
+
+/* --vl-layers: the cost of every re-routing layer built, for the report */
+struct ml_cost {
+	double fill_us, build_ms, verify_ms;
+};
+
+struct ml_times {
+	struct ml_cost *v;
+	uint32_t n, cap;
 };
 
 struct sim {
 	const struct sim_opts *o;
 	/* o->ro with the topology preference, when there is one */
 	struct dqr_reroute_opts ro;
-	struct dqr_ftree *ft;		/* --routing uturn: the bias's tree */
+	/* the fat tree of the bias (--routing uturn) and of --vl-layers */
+	struct dqr_ftree *ft;
 	struct sim_input in;
 	struct pristine p;
 	struct sim_scale sc;
 	struct step_stats *steps;
 	struct step_stats start_step;	/* k = 0: the start tables */
+	struct ml_times mlt;
 	uint32_t verify_failures;
 	uint32_t verify_failures_partial;	/* after a reported failure */
 	uint64_t states_verified;
@@ -210,6 +241,9 @@ static void usage(FILE *out)
 "  --dqr-switch-lids    clear the entries towards switch LIDs first: DQR\n"
 "                       routes switch-to-switch traffic itself, as in the\n"
 "                       paper's fat-tree experiment\n"
+"  --vl-layers          fat trees: when one layer fails, route what it\n"
+"                       left on seed 000's re-routing layer (two VLs), as\n"
+"                       the plugin does; the run goes on when that holds\n"
 "experiment:\n"
 "  --runs N             runs (default 500)\n"
 "  --faults K           successive random link faults per run (default 10)\n"
@@ -334,6 +368,9 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 	case 'B':
 		o->no_uturn_bias = 1;
 		break;
+	case 'V':
+		o->vl_layers = 1;
+		break;
 	case 'm':
 		if (parse_choice(arg, dqr_mode_names, &k))
 			return bad_value(name, arg, "end-to-end or local");
@@ -393,6 +430,11 @@ static int check_input_options(const struct sim_opts *o)
 			"uturn only\n");
 		return -1;
 	}
+	if (o->vl_layers && o->bench) {
+		fprintf(stderr, PROG ": --vl-layers applies to the fault runs, "
+			"not to --bench\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -410,6 +452,7 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		{ "ca-links", no_argument, NULL, 'c' },
 		{ "dqr-switch-lids", no_argument, NULL, 'S' },
 		{ "no-uturn-bias", no_argument, NULL, 'B' },
+		{ "vl-layers", no_argument, NULL, 'V' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "turns", required_argument, NULL, 't' },
 		{ "verify", required_argument, NULL, 'v' },
@@ -563,18 +606,24 @@ static void input_release(struct sim_input *in)
  * After base=uturn the plugin lets DQR prefer seed 000's reroutes; so
  * does the simulator, on the tree of the reference fabric (projections
  * keep its switch and port indices, which is all the tree refers to).
+ * The re-routing layer needs the same tree for its levels, whatever the
+ * routing.
  */
-static int setup_uturn_bias(struct sim *s)
+static int setup_ftree(struct sim *s)
 {
+	int bias = s->o->routing == DQR_REF_UTURN && !s->o->no_uturn_bias;
 	char err[512];
 
-	if (s->o->routing != DQR_REF_UTURN || s->o->no_uturn_bias)
+	if (!bias && !s->o->vl_layers)
 		return 0;
 	if (dqr_ftree_detect(s->in.f, &s->ft, err, sizeof(err))) {
-		fprintf(stderr, PROG ": %s: %s\n", s->in.name, err);
+		fprintf(stderr, PROG ": %s%s: %s\n", s->o->vl_layers ?
+			"--vl-layers needs a fat tree: " : "", s->in.name,
+			err);
 		return -1;
 	}
-	dqr_uturn_repair_opts(s->ft, &s->ro);
+	if (bias)
+		dqr_uturn_repair_opts(s->ft, &s->ro);
 	return 0;
 }
 
@@ -820,7 +869,12 @@ enum {
 struct where {
 	uint32_t run;		/* or benchmark trial */
 	unsigned step;		/* fault number, from 1 */
-	int code;		/* what dqr_recon_update returned */
+	/*
+	 * DQR_RECON_OK when the state claims every connected pair routed:
+	 * the update succeeded, or the re-routing layer serves the rest
+	 */
+	int code;
+	int two_layers;		/* the state is a re-routing layer's */
 };
 
 static void verify_complain(const struct sim *s, const char *what,
@@ -834,9 +888,10 @@ static void verify_complain(const struct sim *s, const char *what,
 	else
 		snprintf(at, sizeof(at), "start tables");
 	fprintf(stderr, PROG ": VERIFICATION FAILED (a DQR bug): %s, "
-		"%s%s, mode %s, turns %s, bias %s, seed %" PRIu64 ", %s\n",
+		"%s%s%s, mode %s, turns %s, bias %s, seed %" PRIu64 ", %s\n",
 		s->in.name, what, w->code == DQR_RECON_OK ? "" :
 		" (partial tables of an update that reported failure)",
+		w->two_layers ? " (on two layers)" : "",
 		dqr_mode_names[s->o->ro.mode], dqr_turns_names[s->o->ro.turns],
 		bias_name(s), s->o->seed, at);
 }
@@ -845,10 +900,13 @@ static void verify_complain(const struct sim *s, const char *what,
  * Tables: loops, cycles and, when DQR claims success, reachability.  The
  * VF_ bits found, or -1 when out of memory.  *ca_lost: CA-to-CA pairs a
  * cable joins but the tables do not, what seed 000's figure 11 counts.
+ * ml: t are its tables; they are meant to be cyclic on one VL, so their
+ * deadlock freedom is that of its two VLs, which vl_layers.c judged by
+ * walking every route again.
  */
 static int verify_tables(const struct sim *s, const struct dqr_fabric *proj,
-			 const struct dqr_lfts *t, const struct where *w,
-			 uint64_t *ca_lost)
+			 const struct dqr_lfts *t, const struct dqr_ml *ml,
+			 const struct where *w, uint64_t *ca_lost)
 {
 	struct dqr_verify_report v;
 	uint64_t lost = 0;
@@ -857,7 +915,14 @@ static int verify_tables(const struct sim *s, const struct dqr_fabric *proj,
 
 	if (dqr_verify(proj, t, &v, NULL))
 		return -1;
-	if (v.cycle_found) {
+	if (ml && !ml->st.vl.deadlock_free) {
+		snprintf(what, sizeof(what), "two VLs not deadlock free "
+			 "(acyclic %d/%d, %" PRIu64 " VL 1 -> VL 0 "
+			 "dependencies)", ml->st.vl.acyclic[0],
+			 ml->st.vl.acyclic[1], ml->st.vl.edges_down);
+		verify_complain(s, what, w);
+		bad |= VF_CYCLE;
+	} else if (!ml && v.cycle_found) {
 		snprintf(what, sizeof(what), "dependency cycle of %u channels",
 			 v.cycle.len);
 		verify_complain(s, what, w);
@@ -875,10 +940,10 @@ static int verify_tables(const struct sim *s, const struct dqr_fabric *proj,
 		   v.disconnected[DQR_PAIR_CA_CA];
 	/* a failed update leaves such pairs: it says so itself */
 	if (w->code == DQR_RECON_OK && (lost || v.dead_port_entries)) {
-		snprintf(what, sizeof(what), "DQR reported success but %"
-			 PRIu64 " connected pairs are unreachable, %" PRIu64
-			 " entries name a dead port", lost,
-			 v.dead_port_entries);
+		snprintf(what, sizeof(what), "%s but %" PRIu64 " connected "
+			 "pairs are unreachable, %" PRIu64 " entries name a "
+			 "dead port", ml ? "the re-routing layer is usable" :
+			 "DQR reported success", lost, v.dead_port_entries);
 		verify_complain(s, what, w);
 		bad |= VF_LOST;
 	}
@@ -905,20 +970,22 @@ static struct dqr_lfts *tables_before(const struct dqr_recon *r)
 /*
  * The channel list must admit every dependency of the new tables, and of
  * any mix of old and new entries while the switches are updated: that is
- * DQR's deadlock freedom argument, checked directly.  0, VF_MIX_CYCLE,
- * VF_LIST, or -1 when out of memory.
+ * DQR's deadlock freedom argument, checked directly.  prev: the tables
+ * before the update, NULL to take them from r's change log.  0,
+ * VF_MIX_CYCLE, VF_LIST, or -1 when out of memory.
  */
 static int verify_list(const struct sim *s, const struct dqr_recon *r,
-		       const struct dqr_fabric *proj, const struct where *w)
+		       const struct dqr_fabric *proj,
+		       const struct dqr_lfts *prev, const struct where *w)
 {
-	struct dqr_lfts *prev = tables_before(r);
-	const struct dqr_lfts *both[2] = { prev, r->cur };
-	struct dqr_cdg *g = prev ? dqr_cdg_build(proj, r->cur) : NULL;
+	struct dqr_lfts *own = prev ? NULL : tables_before(r);
+	const struct dqr_lfts *both[2] = { prev ? prev : own, r->cur };
+	struct dqr_cdg *g = both[0] ? dqr_cdg_build(proj, r->cur) : NULL;
 	struct dqr_cdg *gt = g ? dqr_cdg_build_multi(proj, both, 2) : NULL;
 	struct dqr_channel_list cl;
 	int bad = 0, ret;
 
-	dqr_lfts_free(prev);
+	dqr_lfts_free(own);
 	if (!g || !gt) {
 		dqr_cdg_free(g);
 		dqr_cdg_free(gt);
@@ -948,18 +1015,25 @@ static int verify_list(const struct sim *s, const struct dqr_recon *r,
 /*
  * 0 holds, else the VF_ bits of what failed (reported); -1 out of
  * memory.  step 0: the start tables.  *ca_lost as verify_tables says.
+ * code: DQR_RECON_OK when the state claims every connected pair.  prev
+ * as verify_list says.  ml: the state is served on two layers: its
+ * tables are judged, and the channel list still with the one layer r->cur
+ * (what later faults repair).
  */
 static int verify_state(struct sim *s, const struct dqr_recon *r,
-			const struct dqr_fabric *proj, int code,
-			uint32_t run, unsigned step, uint64_t *ca_lost)
+			const struct dqr_fabric *proj,
+			const struct dqr_lfts *prev, const struct dqr_ml *ml,
+			int code, uint32_t run, unsigned step,
+			uint64_t *ca_lost)
 {
-	struct where w = { run, step, code };
+	struct where w = { run, step, code, ml != NULL };
 	int a, b;
 
-	a = verify_tables(s, proj, r->cur, &w, ca_lost);
+	a = verify_tables(s, proj, ml ? ml->tables : r->cur, ml, &w,
+			  ca_lost);
 	if (a < 0)
 		return -1;
-	b = verify_list(s, r, proj, &w);
+	b = verify_list(s, r, proj, prev, &w);
 	if (b < 0)
 		return -1;
 	s->states_verified++;
@@ -1052,9 +1126,9 @@ static int fail_one(struct dqr_recon *r, struct dqr_fabric *cur,
 	return ret;
 }
 
+/* ok: the run passed fault k (on one layer or two) */
 static void record_step(struct sim *s, unsigned k,
-			const struct dqr_recon_result *res, int code,
-			int split)
+			const struct dqr_recon_result *res, int ok, int split)
 {
 	struct step_stats *st = &s->steps[k];
 	const struct dqr_reroute_stats *rs = &res->rs;
@@ -1065,8 +1139,8 @@ static void record_step(struct sim *s, unsigned k,
 	st->us[st->reached] = rs->us;
 	st->us_total[st->reached] = res->us_total;
 	st->reached++;
-	st->ok += code == DQR_RECON_OK;
-	st->failed += code != DQR_RECON_OK;
+	st->ok += ok;
+	st->failed += !ok;
 	st->split += split;
 	st->broken += rs->broken / ent;
 	st->changed += ch;
@@ -1080,6 +1154,131 @@ static void record_step(struct sim *s, unsigned k,
 	st->lids += rs->lids;
 }
 
+static int ml_cost_add(struct ml_times *m, const struct dqr_ml_stats *st)
+{
+	struct ml_cost *v;
+
+	if (m->n == m->cap) {
+		v = realloc(m->v, sizeof(*v) * (m->cap ? 2 * m->cap : 256));
+		if (!v)
+			return -1;
+		m->v = v;
+		m->cap = m->cap ? 2 * m->cap : 256;
+	}
+	m->v[m->n].fill_us = st->us_fill;
+	m->v[m->n].build_ms = st->vl.build_ms;
+	m->v[m->n].verify_ms = st->vl.verify_ms;
+	m->n++;
+	return 0;
+}
+
+enum {
+	ML_ONE,		/* one layer holds every connected entry */
+	ML_TWO,		/* served on two layers */
+	ML_UNUSABLE,	/* the plugin would fall back: the run fails */
+};
+
+/*
+ * --vl-layers, after an update that left connected entries without a
+ * route, or while the run is on two layers (the fill must follow every
+ * later update): the re-routing layer, built as the plugin builds it.
+ * ML_TWO leaves it in ml; ML_ONE and ML_UNUSABLE release it.  -1 after
+ * a message when out of memory.
+ */
+static int ml_step(struct sim *s, struct dqr_recon *r,
+		   const struct dqr_fabric *proj, int code, unsigned k,
+		   struct dqr_ml *ml)
+{
+	struct step_stats *st = &s->steps[k];
+	char err[256];
+
+	if (dqr_ml_build(r, proj, s->ft, &s->ro, ml, err, sizeof(err))) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return -1;
+	}
+	if (ml_cost_add(&s->mlt, &ml->st)) {
+		dqr_ml_release(ml);
+		return -1;
+	}
+	if (code == DQR_RECON_OK && !ml->st.filled && !ml->st.left) {
+		dqr_ml_release(ml);
+		return ML_ONE;
+	}
+	if (!dqr_ml_usable(ml)) {
+		st->ml_unusable++;
+		st->ml_left += ml->st.left > 0;
+		st->ml_cyclic += !ml->st.vl.deadlock_free;
+		dqr_ml_release(ml);
+		return ML_UNUSABLE;
+	}
+	st->ml++;
+	if (ml->st.vl.sls_used > st->ml_sls_max)
+		st->ml_sls_max = ml->st.vl.sls_used;
+	if (ml->st.vl.vls_used > st->ml_vls_max)
+		st->ml_vls_max = ml->st.vl.vls_used;
+	if (ml->st.filled > st->ml_filled_max)
+		st->ml_filled_max = ml->st.filled;
+	return ML_TWO;
+}
+
+/*
+ * The state after fault k of a run: its figures, the re-routing layer
+ * when --vl-layers calls for it, and the check.  *on_ml: the state
+ * before is on two layers, and on return whether this one is.  1 when
+ * the run goes on, 0 when it fails here, -1 when out of memory.
+ */
+static int judge_step(struct sim *s, struct dqr_recon *r,
+		      const struct dqr_fabric *proj,
+		      const struct dqr_recon_result *res, int code,
+		      uint32_t run, unsigned k, int *on_ml, uint32_t *parent)
+{
+	struct step_stats *st = &s->steps[k];
+	struct dqr_lfts *prev = NULL;
+	struct dqr_ml ml;
+	uint64_t ca_lost = 0;
+	int m = ML_ONE, ok, conn, split, ends_cut, v = 0;
+
+	memset(&ml, 0, sizeof(ml));
+	split = fabric_split(proj, s->sc.linked_node, parent);
+	ends_cut = ends_split(proj, s->sc.linked_node, parent);
+	if (s->o->vl_layers && (code == DQR_RECON_FAILED || *on_ml)) {
+		/*
+		 * the fill reuses r's change log: keep what the update
+		 * replaced for the check of the transition
+		 */
+		if (want_verify(s, run, 1)) {
+			prev = tables_before(r);
+			if (!prev)
+				return -1;
+		}
+		m = ml_step(s, r, proj, code, k, &ml);
+		if (m < 0) {
+			dqr_lfts_free(prev);
+			return -1;
+		}
+	}
+	*on_ml = m == ML_TWO;
+	ok = m == ML_TWO || (code == DQR_RECON_OK && m == ML_ONE);
+	record_step(s, k, res, ok, split);
+	st->ends_cut += ends_cut;
+	if (want_verify(s, run, !ok || k + 1 == s->o->faults)) {
+		v = verify_state(s, r, proj, prev, m == ML_TWO ? &ml : NULL,
+				 ok ? DQR_RECON_OK : DQR_RECON_FAILED, run,
+				 k + 1, &ca_lost);
+		st->verified++;
+		st->verify_failed += v > 0;
+		st->cyclic += v > 0 && (v & VF_DEADLOCK);
+		st->ca_lost += ca_lost > 0;
+	}
+	/* DQR's claim, and the check's when it ran */
+	conn = ok && !(v > 0 && (v & VF_DISCONNECTED));
+	st->connected += conn;
+	st->conn_ends += conn && !ends_cut;
+	dqr_lfts_free(prev);
+	dqr_ml_release(&ml);
+	return v < 0 ? -1 : ok;
+}
+
 /*
  * One run: up to K faults on a fresh copy of the start state, stopping at
  * the first failure.  0, or -1 when out of memory.
@@ -1091,9 +1290,9 @@ static int run_one(struct sim *s, uint32_t run, uint32_t *cand,
 	struct dqr_fabric *cur, *proj = NULL;
 	struct dqr_recon r;
 	uint32_t ncand = s->sc.num_cand, pick, port;
-	uint64_t rng = rng_stream(s->o->seed, 1, run), ca_lost;
+	uint64_t rng = rng_stream(s->o->seed, 1, run);
 	unsigned k;
-	int code = DQR_RECON_OK, split, ends_cut, conn, v, last;
+	int code, on_ml = 0, ret = 0;
 
 	if (restore(&r, &s->p))
 		return -1;
@@ -1103,46 +1302,24 @@ static int run_one(struct sim *s, uint32_t run, uint32_t *cand,
 		return -1;
 	}
 	memcpy(cand, s->sc.cand, sizeof(uint32_t) * ncand);
-	for (k = 0; k < s->o->faults; k++) {
+	for (k = 0; k < s->o->faults && ret >= 0; k++) {
 		pick = rng_below(&rng, ncand);
 		port = cand[pick];
 		cand[pick] = cand[--ncand];
 		code = fail_one(&r, cur, port, &s->ro, &proj, &res, NULL);
-		if (code == DQR_RECON_NOMEM) {
-			dqr_fabric_free(proj);
-			break;
-		}
-		split = fabric_split(proj, s->sc.linked_node, parent);
-		ends_cut = ends_split(proj, s->sc.linked_node, parent);
-		record_step(s, k, &res, code, split);
-		s->steps[k].ends_cut += ends_cut;
-		last = code != DQR_RECON_OK || k + 1 == s->o->faults;
-		v = 0;
-		if (want_verify(s, run, last)) {
-			v = verify_state(s, &r, proj, code, run, k + 1,
-					 &ca_lost);
-			s->steps[k].verified++;
-			s->steps[k].verify_failed += v > 0;
-			s->steps[k].cyclic += v > 0 && (v & VF_DEADLOCK);
-			s->steps[k].ca_lost += ca_lost > 0;
-		}
-		/* DQR's claim, and the check's when it ran */
-		conn = code == DQR_RECON_OK &&
-		       !(v > 0 && (v & VF_DISCONNECTED));
-		s->steps[k].connected += conn;
-		s->steps[k].conn_ends += conn && !ends_cut;
+		if (code == DQR_RECON_NOMEM)
+			ret = -1;
+		else
+			ret = judge_step(s, &r, proj, &res, code, run, k,
+					 &on_ml, parent);
 		dqr_fabric_free(proj);
 		proj = NULL;
-		if (v < 0) {
-			code = DQR_RECON_NOMEM;
-			break;
-		}
-		if (code != DQR_RECON_OK)
+		if (!ret)
 			break;
 	}
 	dqr_fabric_free(cur);
 	dqr_recon_release(&r);
-	return code == DQR_RECON_NOMEM ? -1 : 0;
+	return ret < 0 ? -1 : 0;
 }
 
 static int steps_alloc(struct sim *s, unsigned n, uint32_t per_step)
@@ -1193,7 +1370,8 @@ static int start_step(struct sim *s)
 	if (effective_policy(s, &every) != VERIFY_NONE) {
 		if (restore(&r, &s->p))
 			return -1;
-		v = verify_state(s, &r, r.ref, DQR_RECON_OK, 0, 0, &ca_lost);
+		v = verify_state(s, &r, r.ref, NULL, NULL, DQR_RECON_OK, 0, 0,
+				 &ca_lost);
 		dqr_recon_release(&r);
 		if (v < 0)
 			return -1;
@@ -1271,6 +1449,24 @@ static struct dist overall(const struct sim *s, int total)
 			all[n++] = total ? s->steps[k].us_total[i] :
 				   s->steps[k].us[i];
 	d = distribution(all, n);
+	free(all);
+	return d;
+}
+
+/* The cost of the re-routing layers: 0 fill, 1 VL build, 2 VL verify. */
+static struct dist ml_dist(const struct sim *s, int which)
+{
+	const struct ml_times *m = &s->mlt;
+	double *all = malloc(sizeof(double) * (m->n + 1));
+	struct dist d = { 0, 0, 0 };
+	uint32_t i;
+
+	if (!all)
+		return d;
+	for (i = 0; i < m->n; i++)
+		all[i] = which == 0 ? m->v[i].fill_us : which == 1 ?
+			 m->v[i].build_ms : m->v[i].verify_ms;
+	d = distribution(all, m->n);
 	free(all);
 	return d;
 }
@@ -1364,6 +1560,9 @@ static void print_header(const struct sim *s, FILE *out)
 		"starts from a copy (%.1f ms)\n", st->us_list / 1e3,
 		st->rs.changed, (st->us_total - st->us_list) / 1e3,
 		s->p.ms_copy);
+	if (s->o->vl_layers)
+		fprintf(out, "  re-routing layer on a second VL where one "
+			"layer fails (--vl-layers)\n");
 }
 
 static void print_verify_summary(const struct sim *s, FILE *out)
@@ -1402,6 +1601,27 @@ static void print_conn(const struct sim *s)
 	}
 }
 
+static void print_ml(const struct sim *s)
+{
+	const struct step_stats *st;
+	unsigned k;
+
+	printf("\nTwo layers (--vl-layers): states served on seed 000's "
+	       "re-routing layer (the run\ngoes on).  unusable: layers the "
+	       "plugin would refuse (the run fails): left,\nentries still "
+	       "without a route; cyclic, the two VLs not deadlock free.  SLs, "
+	       "VLs,\nfilled: the most a state used, and entries its fill "
+	       "routed.\n");
+	printf("fault  two-layer  unusable   left  cyclic  SLs  VLs  filled\n");
+	for (k = 0; k < s->o->faults; k++) {
+		st = &s->steps[k];
+		printf("%5u  %9u  %8u  %5u  %6u  %3u  %3u  %6" PRIu64 "\n",
+		       k + 1, st->ml, st->ml_unusable, st->ml_left,
+		       st->ml_cyclic, st->ml_sls_max, st->ml_vls_max,
+		       st->ml_filled_max);
+	}
+}
+
 static void print_text(const struct sim *s)
 {
 	struct dist o_us = overall(s, 0), o_tot = overall(s, 1);
@@ -1428,7 +1648,18 @@ static void print_text(const struct sim *s)
 	printf("\noverall: reroute compute median %.0f us, p90 %.0f us, "
 	       "worst %.0f us; whole update median %.0f us, worst %.0f us\n",
 	       o_us.median, o_us.p90, o_us.max, o_tot.median, o_tot.max);
+	if (s->o->vl_layers) {
+		struct dist f = ml_dist(s, 0), b = ml_dist(s, 1);
+		struct dist c = ml_dist(s, 2);
+
+		printf("re-routing layer: %u built; fill median %.0f us, worst "
+		       "%.0f us; VL build median %.1f ms, worst %.1f ms; VL "
+		       "verify median %.1f ms, worst %.1f ms\n", s->mlt.n,
+		       f.median, f.max, b.median, b.max, c.median, c.max);
+	}
 	print_conn(s);
+	if (s->o->vl_layers)
+		print_ml(s);
 	print_verify_summary(s, stdout);
 }
 
@@ -1452,6 +1683,12 @@ static void print_json_step(const struct sim *s, unsigned k)
 	       st->reached, st->ok, st->failed, st->split, v.broken,
 	       v.changed, st->max_changed, v.pairs, v.turns, v.reorders,
 	       v.moved, v.refused, v.lids, st->verified, st->verify_failed);
+	if (s->o->vl_layers)
+		printf("\"two_layer\":%u,\"ml_unusable\":%u,\"ml_left\":%u,"
+		       "\"ml_cyclic\":%u,\"ml_sls_max\":%u,\"ml_vls_max\":%u,"
+		       "\"ml_filled_max\":%" PRIu64 ",", st->ml, st->ml_unusable,
+		       st->ml_left, st->ml_cyclic, st->ml_sls_max,
+		       st->ml_vls_max, st->ml_filled_max);
 	print_json_dist("reroute_us", v.us);
 	putchar(',');
 	print_json_dist("update_us", v.us_total);
@@ -1470,11 +1707,13 @@ static void print_json_head(const struct sim *s)
 	printf(",\"routing\":\"%s\",\"switches\":%u,\"end_ports\":%u,"
 	       "\"lids\":%u,\"pairs\":%" PRIu64 ",\"fault_links\":%u,"
 	       "\"ca_links\":%s,\"mode\":\"%s\",\"turns\":\"%s\","
-	       "\"seed\":%" PRIu64 ",\"verify\":\"%s\",\"bias\":\"%s\",",
+	       "\"seed\":%" PRIu64 ",\"verify\":\"%s\",\"bias\":\"%s\","
+	       "\"vl_layers\":%s,",
 	       s->in.routing, s->sc.switches, s->sc.end_ports, s->sc.lids,
 	       s->sc.pairs, s->sc.num_cand, s->o->ca_links ? "true" : "false",
 	       dqr_mode_names[s->o->ro.mode], dqr_turns_names[s->o->ro.turns],
-	       s->o->seed, pol, bias_name(s));
+	       s->o->seed, pol, bias_name(s),
+	       s->o->vl_layers ? "true" : "false");
 	printf("\"start\":{\"list_us\":%.1f,\"total_us\":%.1f,"
 	       "\"filled\":%" PRIu64 ",\"copy_ms\":%.3f},",
 	       s->p.start.us_list, s->p.start.us_total,
@@ -1512,6 +1751,15 @@ static void print_json(const struct sim *s)
 	print_json_dist("reroute_us", overall(s, 0));
 	putchar(',');
 	print_json_dist("update_us", overall(s, 1));
+	if (s->o->vl_layers) {
+		printf(",\"ml\":{\"built\":%u,", s->mlt.n);
+		print_json_dist("fill_us", ml_dist(s, 0));
+		putchar(',');
+		print_json_dist("vl_build_ms", ml_dist(s, 1));
+		putchar(',');
+		print_json_dist("vl_verify_ms", ml_dist(s, 2));
+		putchar('}');
+	}
 	printf("},\"states_verified\":%" PRIu64 ",\"verify_failures\":%u,"
 	       "\"verify_failures_partial\":%u}\n", s->states_verified,
 	       s->verify_failures, s->verify_failures_partial);
@@ -1521,6 +1769,7 @@ static void print_json(const struct sim *s)
 static void write_conn(FILE *fp, const struct sim *s, unsigned k)
 {
 	struct conn_view c = conn_view(s, k);
+	const struct step_stats *st;
 
 	fprintf(fp, " %.6f %u %u %u ", c.p_connected, c.verified,
 		c.verify_failed, c.cyclic);
@@ -1528,7 +1777,16 @@ static void write_conn(FILE *fp, const struct sim *s, unsigned k)
 		fprintf(fp, "%.6f %u", c.p_df, c.ca_lost);
 	else
 		fprintf(fp, "NaN NaN");
-	fprintf(fp, " %.6f %u\n", c.p_ends, c.ends_cut);
+	fprintf(fp, " %.6f %u", c.p_ends, c.ends_cut);
+	/* the re-routing layer's columns, 0 at k = 0 and without it */
+	if (!k) {
+		fprintf(fp, " 0 0 0 0 0 0 0\n");
+		return;
+	}
+	st = &s->steps[k - 1];
+	fprintf(fp, " %u %u %u %u %u %u %" PRIu64 "\n", st->ml,
+		st->ml_unusable, st->ml_left, st->ml_cyclic, st->ml_sls_max,
+		st->ml_vls_max, st->ml_filled_max);
 }
 
 static int write_data(const struct sim *s, FILE *fp, const char *path)
@@ -1537,15 +1795,18 @@ static int write_data(const struct sim *s, FILE *fp, const char *path)
 	unsigned k;
 
 	fprintf(fp, "# dqr-sim %s routing=%s mode=%s turns=%s runs=%u "
-		"faults=%u seed=%" PRIu64 " links=%s bias=%s\n", s->in.name,
-		s->in.routing, dqr_mode_names[s->o->ro.mode],
+		"faults=%u seed=%" PRIu64 " links=%s bias=%s vl_layers=%s\n",
+		s->in.name, s->in.routing, dqr_mode_names[s->o->ro.mode],
 		dqr_turns_names[s->o->ro.turns], s->o->runs, s->o->faults,
-		s->o->seed, s->o->ca_links ? "all" : "switch", bias_name(s));
+		s->o->seed, s->o->ca_links ? "all" : "switch", bias_name(s),
+		s->o->vl_layers ? "yes" : "no");
 	fprintf(fp, "# fault p_ok reached ok failed split broken_frac "
 		"changed_frac pairs_frac turns reorders moved refused "
 		"reroute_us_med reroute_us_max update_us_med "
 		"update_us_max p_connected verified verify_failed cyclic "
-		"p_deadlock_free ca_lost p_ends ends_cut\n");
+		"p_deadlock_free ca_lost p_ends ends_cut two_layer "
+		"ml_unusable ml_left ml_cyclic ml_sls_max ml_vls_max "
+		"ml_filled_max\n");
 	/* fault 0, the start tables: nothing broken, no update timed */
 	fprintf(fp, "0 1.000000 %u %u 0 0 0 0 0 0.000 0.000 0.000 0.000 "
 		"NaN NaN NaN NaN", s->o->runs, s->o->runs);
@@ -1627,7 +1888,8 @@ static int bench_trial(struct sim *s, uint32_t trial, struct bench_figs *b,
 		b->ok += code == DQR_RECON_OK;
 		b->split += fabric_split(proj, s->sc.linked_node, parent);
 		if (want_verify(s, trial, 1))
-			v = verify_state(s, &r, proj, code, trial, 1, &ca_lost);
+			v = verify_state(s, &r, proj, NULL, NULL, code, trial,
+					 1, &ca_lost);
 	}
 	dqr_fabric_free(proj);
 	dqr_fabric_free(cur);
@@ -1719,7 +1981,7 @@ static int load(struct sim *s)
 	else
 		ret = load_files(s->o, &s->in);
 	if (!ret)
-		ret = setup_uturn_bias(s);
+		ret = setup_ftree(s);
 	if (ret || !s->o->unroute_sw)
 		return ret;
 	unroute_switch_lids(s->in.f, s->in.t);
@@ -1802,5 +2064,6 @@ int main(int argc, char **argv)
 	pristine_release(&s.p);
 	input_release(&s.in);
 	dqr_ftree_free(s.ft);
+	free(s.mlt.v);
 	return ret;
 }

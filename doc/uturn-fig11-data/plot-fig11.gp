@@ -8,7 +8,9 @@
 # 18 p_connected, column 24 p_ends (see dqr-sim(1)).  The top row shows
 # the whole range, the bottom row the top of it.  The paper's figure 11
 # is given only as far as its text states numbers: on the 4-ary 3-tree
-# all 500 samples connected up to 4 faults, about 97 % at 10.
+# all 500 samples connected up to 4 faults, about 97 % at 10.  The thick
+# lines are the uturn runs with the re-routing layer on a second VL
+# (--vl-layers, files NAME-vl), end-to-end as the plugin runs.
 
 if (!exists("data")) data = "doc/uturn-fig11-data"
 if (!exists("out")) out = "doc/uturn-fig11.png"
@@ -18,6 +20,8 @@ titles = "uturn|uturn --no-uturn-bias|ftree-mod|ftree-mod --dqr-switch-lids"
 colors = "#d95f02 #7570b3 #1b9e77 #444444"
 f(fab, conf, mode) = sprintf("%s/%s-%s-%s.dat", data, fab, conf, mode)
 t(i) = system(sprintf("echo '%s' | cut -d'|' -f%d", titles, i))
+# the two-layer runs: the first two configurations with -vl
+vlconfs = "uturn-vl uturn-nobias-vl"
 
 $paper43 << EOD
 0 1
@@ -33,7 +37,8 @@ set output out
 set multiplot layout 2,2 title \
 	"P(connected) after k successive random switch-link faults: " . \
 	"dqr-sim, 500 runs each, seed 1, every state verified\n" . \
-	"(solid: end-to-end, dashed: local; connected = every pair a " . \
+	"(solid: end-to-end, dashed: local, thick: uturn with the " . \
+	"re-routing layer on a second VL; connected = every pair a " . \
 	"cable joins is routed, CA and switch sources and destinations)"
 set grid
 set xrange [-0.2:10.2]
@@ -73,6 +78,11 @@ do for [row=1:2] {
 				f(fab, word(confs, i), "local") using 1:18 \
 				with linespoints lc rgb word(colors, i) pt 6 \
 				dt 2 title t(i)." (local)", \
+			     for [i=1:words(vlconfs)] \
+				f(fab, word(vlconfs, i), "end-to-end") \
+				using 1:18 with linespoints \
+				lc rgb word(colors, i) pt 5 ps 1.2 lw 3 dt 1 \
+				title t(i)." --vl-layers (end-to-end)", \
 			     f(fab, "uturn", "end-to-end") using 1:24 \
 				with lines lc rgb "black" dt 3 \
 				title "uturn (end-to-end): P(ends), no CA cut off", \
@@ -87,6 +97,11 @@ do for [row=1:2] {
 				f(fab, word(confs, i), "local") using 1:18 \
 				with linespoints lc rgb word(colors, i) pt 6 \
 				dt 2 notitle, \
+			     for [i=1:words(vlconfs)] \
+				f(fab, word(vlconfs, i), "end-to-end") \
+				using 1:18 with linespoints \
+				lc rgb word(colors, i) pt 5 ps 1.2 lw 3 dt 1 \
+				notitle, \
 			     f(fab, "uturn", "end-to-end") using 1:24 \
 				with lines lc rgb "black" dt 3 notitle
 		}

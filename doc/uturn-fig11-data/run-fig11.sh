@@ -11,12 +11,14 @@
 # NAME.time), once for the JSON.  Every state of every run is checked
 # (--verify all).  Verification failures (exit status 1) do not stop the
 # script: their messages go to OUTDIR/verify-failures.log, which is
-# removed when empty.
+# removed when empty.  ONLY=TEXT runs only the configurations whose
+# NAME-MODE contains TEXT (ONLY=-vl: the two-layer runs).
 set -e
 
 sim=${1:-tools/dqr-sim}
 out=${2:-doc/uturn-fig11-data}
 runs=${RUNS:-500}
+only=${ONLY:-}
 
 mkdir -p "$out"
 : > "$out/verify-failures.log"
@@ -25,6 +27,10 @@ mkdir -p "$out"
 one() {
 	name=$1 spec=$2 mode=$3
 	shift 3
+	case "$name-$mode" in
+	*"$only"*) ;;
+	*) return 0 ;;
+	esac
 	f="$out/$name-$mode"
 	echo "$name $mode: $runs runs" >&2
 	st=0
@@ -61,5 +67,17 @@ done
 one kary-4-3-uturn-dsl kary:4,3 end-to-end --routing uturn --dqr-switch-lids
 one kary-4-3-uturn-nobias-dsl kary:4,3 end-to-end --routing uturn \
 	--no-uturn-bias --dqr-switch-lids
+
+# the re-routing layer on a second VL where one layer fails, as the
+# plugin installs it (--vl-layers)
+for fab in kary-4-3:kary:4,3 kary-2-6:kary:2,6; do
+	fname=${fab%%:*} fspec=${fab#*:}
+	for fmode in end-to-end local; do
+		one "$fname-uturn-vl" "$fspec" "$fmode" --routing uturn \
+			--vl-layers
+		one "$fname-uturn-nobias-vl" "$fspec" "$fmode" \
+			--routing uturn --no-uturn-bias --vl-layers
+	done
+done
 
 [ -s "$out/verify-failures.log" ] || rm -f "$out/verify-failures.log"

@@ -7,7 +7,8 @@ set -u
 sim="$top_builddir/tools/dqr-sim"
 data="$top_srcdir/test/data"
 out=$(mktemp) || exit 1
-trap 'rm -f "$out"' EXIT
+dat=$(mktemp) || exit 1
+trap 'rm -f "$out" "$dat"' EXIT
 failed=0
 passed=0
 
@@ -54,6 +55,39 @@ expect 0 "reroute preference uturn" -- --fabric kary:2,3 --routing uturn \
 	--runs 2 --faults 1
 expect 0 "reroute preference none" -- --fabric kary:2,3 --routing uturn \
 	--no-uturn-bias --runs 2 --faults 1
+# --vl-layers: seed 13's run 1 on kary:4,3 loses 33 entries at fault 2
+# that one layer cannot route (one layer: P(conn) 0.5 from there).  The
+# re-routing layer serves that state and the next (where recon succeeds
+# but the holes remain), every pair stays routed, the checks of the
+# two-layer tables pass
+vl="--fabric kary:4,3 --routing uturn --runs 2 --faults 3 --seed 13"
+vl="$vl --vl-layers --verify all"
+expect 0 '"fault":2,[^}]*"two_layer":1,"ml_unusable":0' -- $vl --json
+expect 0 '"fault":3,[^}]*"two_layer":1,"ml_unusable":0' -- $vl --json
+expect 0 '"fault":3,"p_connected":1.000000,"connected":2' -- $vl --json
+expect 0 '"verify_failures":0,' -- $vl --json
+expect 0 "^    2          1         0      0       0    3    2      33$" \
+	-- $vl
+expect 0 "re-routing layer: 2 built" -- $vl
+# ... and seed 20's run 0 on kary:2,6 needs it at fault 5, where its
+# re-routing layer is cyclic: the plugin would fall back, the run fails
+vl="--fabric kary:2,6 --routing uturn --runs 1 --faults 5 --seed 20"
+vl="$vl --vl-layers --verify all --json"
+ml='"two_layer":0,"ml_unusable":1,"ml_left":0,"ml_cyclic":1'
+expect 0 "\"fault\":5,[^}]*$ml" -- $vl
+expect 0 '"fault":5,"p_connected":0.000000,[^}]*"verify_failed":0' -- $vl
+# with ftree-mod (many states need the layer) the tree is detected too;
+# --data gains seven columns
+expect 0 "verification: [0-9]* states checked, 0 failed" -- \
+	--fabric kary:4,3 --vl-layers --runs 10 --faults 4 --data "$dat"
+if awk '!/^#/ && NF != 32 { bad = 1 } END { exit bad }' "$dat" &&
+   awk '!/^#/ && $1 == 4 && $26 > 0 { ok = 1 } END { exit !ok }' "$dat"; then
+	passed=$((passed + 1))
+else
+	echo "FAIL: --vl-layers --data: not 32 columns, or no two-layer state"
+	cat "$dat"
+	failed=$((failed + 1))
+fi
 # bad input
 expect 2 "unknown topology kind" -- --fabric nosuch:1
 expect 2 "runs" -- --fabric kary:2,3 --runs x
@@ -64,6 +98,10 @@ expect 2 "routing uturn on mesh:4x4: not a fat tree" -- --fabric mesh:4x4 \
 	--routing uturn
 expect 2 "applies to --routing uturn only" -- --fabric kary:2,3 \
 	--no-uturn-bias
+expect 2 "vl-layers needs a fat tree: mesh:4x4: not a fat tree" -- \
+	--fabric mesh:4x4 --vl-layers
+expect 2 "vl-layers applies to the fault runs" -- --fabric kary:2,3 \
+	--vl-layers --bench
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
