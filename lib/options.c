@@ -40,6 +40,8 @@ const char *const dqr_mode_names[] = { "end-to-end", "local", NULL };
 const char *const dqr_turns_names[] = { "each", "path", NULL };
 const char *const dqr_fallback_names[] = { "base", "none", NULL };
 const char *const dqr_transition_names[] = { "ordered", "oneshot", NULL };
+const char *const dqr_stretch_names[] = { "0", "1", "2", "3", "4", "off",
+					  NULL };
 
 static const struct dqr_opt_spec dqr_option_table[] = {
 	{ "base", DQR_OPT_CHOICE, offsetof(struct dqr_options, base),
@@ -59,6 +61,8 @@ static const struct dqr_opt_spec dqr_option_table[] = {
 	  offsetof(struct dqr_options, drain_ms), NULL, 0, DQR_DRAIN_MAX },
 	{ "vl_layer", DQR_OPT_BOOL, offsetof(struct dqr_options, vl_layer),
 	  NULL, 0, 0 },
+	{ "stretch", DQR_OPT_CHOICE, offsetof(struct dqr_options, stretch),
+	  dqr_stretch_names, 0, 0 },
 };
 
 #define NUM_OPTIONS (sizeof(dqr_option_table) / sizeof(dqr_option_table[0]))
@@ -74,6 +78,7 @@ void dqr_options_init(struct dqr_options *o)
 	o->transition = DQR_TRANSITION_ORDERED;
 	o->drain_ms = DQR_DRAIN_AUTO;
 	o->vl_layer = 1;
+	o->stretch = DQR_STRETCH_OFF;
 }
 
 int dqr_options_parse(const char *str, struct dqr_options *o,
@@ -97,12 +102,12 @@ void dqr_options_format(const struct dqr_options *o, char *buf, size_t len)
 	else
 		snprintf(drain, sizeof(drain), "%u", o->drain_ms);
 	snprintf(buf, len, "base=%s verify=%s mode=%s turns=%s fallback=%s "
-		 "transition=%s drain_ms=%s vl_layer=%s",
+		 "transition=%s drain_ms=%s vl_layer=%s stretch=%s",
 		 dqr_base_engine_name(o->base), o->verify ? "on" : "off",
 		 dqr_mode_names[o->mode], dqr_turns_names[o->turns],
 		 dqr_fallback_names[o->fallback],
 		 dqr_transition_names[o->transition], drain,
-		 o->vl_layer ? "on" : "off");
+		 o->vl_layer ? "on" : "off", dqr_stretch_names[o->stretch]);
 }
 
 /* ------------------------------------------------------------------ */

@@ -52,6 +52,9 @@ extern const char *const dqr_mode_names[];	/* enum dqr_mode */
 extern const char *const dqr_turns_names[];	/* enum dqr_turns */
 extern const char *const dqr_fallback_names[];
 extern const char *const dqr_transition_names[];
+/* "0" .. "4": that many links, "off": DQR_STRETCH_OFF */
+extern const char *const dqr_stretch_names[];
+#define DQR_STRETCH_OFF 5
 
 enum dqr_transition {
 	DQR_TRANSITION_ORDERED = 0,	/* staged, each stage checked */
@@ -81,10 +84,18 @@ struct dqr_options {
 	 * instead of falling back: 1 (default) or 0.
 	 */
 	int vl_layer;
+	/*
+	 * With the re-routing layer at hand: one-layer routes longer than
+	 * the shortest cable path by more than this many links are left to
+	 * the layer (seed 000's local reroute); 0..4, or DQR_STRETCH_OFF
+	 * (default: on deep trees the shortest routes soon need a second
+	 * U-turn inside VL 1, doc/uturn-fig11.md).
+	 */
+	int stretch;
 };
 
 /* The defaults: base=auto verify=on mode=end-to-end turns=each
- * fallback=base transition=ordered drain_ms=auto vl_layer=on. */
+ * fallback=base transition=ordered drain_ms=auto vl_layer=on stretch=off. */
 void dqr_options_init(struct dqr_options *o);
 
 /*

@@ -60,6 +60,9 @@ struct dqr_reroute {
 	/* switch ports whose link is gone, from sync_channels() */
 	uint32_t *dead, num_dead;
 	uint32_t *cost;
+	uint32_t *hops;		/* links of the route, with cost */
+	uint32_t *dist;		/* shortest cable path (stretch) */
+	uint32_t *queue;
 	uint32_t *out;		/* channel for the DLID, DQR_NONE: self */
 	uint32_t *broken;	/* the broken switches of one DLID */
 	uint32_t num_broken;
@@ -157,12 +160,15 @@ struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 	rr->mark = calloc(n, sizeof(uint32_t));
 	rr->dead = malloc(sizeof(uint32_t) * (f->num_ports + 1));
 	rr->cost = malloc(sizeof(uint32_t) * n);
+	rr->hops = malloc(sizeof(uint32_t) * n);
+	rr->dist = malloc(sizeof(uint32_t) * n);
+	rr->queue = malloc(sizeof(uint32_t) * n);
 	rr->out = malloc(sizeof(uint32_t) * n);
 	rr->broken = malloc(sizeof(uint32_t) * n);
 	if (!rr->end_off || !rr->end_port || !rr->comp || !rr->rank ||
 	    !rr->st ||
 	    !rr->stack || !rr->state || !rr->mark || !rr->dead ||
-	    !rr->cost || !rr->out ||
+	    !rr->cost || !rr->hops || !rr->dist || !rr->queue || !rr->out ||
 	    !rr->broken) {
 		dqr_reroute_free(rr);
 		return NULL;
@@ -212,6 +218,9 @@ void dqr_reroute_free(struct dqr_reroute *rr)
 	free(rr->mark);
 	free(rr->dead);
 	free(rr->cost);
+	free(rr->hops);
+	free(rr->dist);
+	free(rr->queue);
 	free(rr->out);
 	free(rr->broken);
 	free(rr->heap);
@@ -390,6 +399,7 @@ static int good(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		uint32_t sw)
 {
 	uint32_t top = 0, cur = sw, last = 0, i;	/* last: cost at top */
+	uint32_t last_hops = 0;
 	int ok = 0, st;
 
 	for (;;) {
@@ -403,6 +413,7 @@ static int good(struct dqr_reroute *rr, const struct dqr_fabric *f,
 				return 1;
 			ok = 1;
 			last = rr->cost[cur] + COST_HOP;
+			last_hops = rr->hops[cur] + 1;
 			break;
 		}
 		if (st != SW_OTHER)
@@ -427,6 +438,7 @@ static int good(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		if (!dqr_is_switch(f, f->ports[r].node)) {
 			ok = r == owner;
 			last = COST_HOP;
+			last_hops = 1;
 			break;
 		}
 		cur = f->nodes[f->ports[r].node].sw_index;
@@ -436,6 +448,7 @@ static int good(struct dqr_reroute *rr, const struct dqr_fabric *f,
 
 		set_state(rr, w, ok ? SW_GOOD : SW_BAD);
 		rr->cost[w] = last + (top - 1 - i) * COST_HOP;
+		rr->hops[w] = last_hops + (top - 1 - i);
 	}
 	return ok;
 }
@@ -521,8 +534,9 @@ static int push_candidate(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	c.cost = rr->cost[via] + COST_HOP + turns;
 	if (o->bias)
 		c.cost += o->bias(o->bias_arg, f, t, sw, ch, lid);
-	if (rr->out[via] != DQR_NONE && !hop_up(rr, sw, via) &&
-	    !dqr_dyn_has_edge(cl, ch, rr->out[via])) {
+	/* in the re-routing layer the VLs, not the list, hold U-turns */
+	if (!o->outside_list && rr->out[via] != DQR_NONE &&
+	    !hop_up(rr, sw, via) && !dqr_dyn_has_edge(cl, ch, rr->out[via])) {
 		uint32_t next = peer_switch(f, rr->out[via]);
 
 		if (next != DQR_NONE && hop_up(rr, via, next))
@@ -665,6 +679,7 @@ static void find_broken(struct dqr_reroute *rr, const struct dqr_fabric *f,
 			if (rr->st[sw].result == DQR_WALK_OK) {
 				set_state(rr, sw, SW_GOOD);
 				rr->cost[sw] = rr->st[sw].hops * COST_HOP;
+				rr->hops[sw] = rr->st[sw].hops;
 				rr->out[sw] = entry_channel(f, t, sw, lid);
 				continue;
 			}
@@ -695,6 +710,49 @@ static void find_broken(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	}
 }
 
+/*
+ * rr->dist: links from each switch to own_sw over the cabling as it is
+ * (UINT32_MAX: none), by a breadth-first search backwards from own_sw.
+ */
+static void cable_distances(struct dqr_reroute *rr,
+			    const struct dqr_fabric *f,
+			    const struct dqr_dyn_order *cl, uint32_t own_sw)
+{
+	uint32_t head = 0, tail = 0, sw, p;
+
+	for (sw = 0; sw < f->num_switches; sw++)
+		rr->dist[sw] = UINT32_MAX;
+	rr->dist[own_sw] = 0;
+	rr->queue[tail++] = own_sw;
+	while (head < tail) {
+		uint32_t v = rr->queue[head++];
+		const struct dqr_node *n = &f->nodes[f->switches[v]];
+
+		for (p = 1; p <= n->num_ports; p++) {
+			uint32_t r = f->ports[n->port_base + p].remote, u;
+
+			if (r == DQR_NONE ||
+			    !dqr_is_switch(f, f->ports[r].node) ||
+			    !usable(f, cl, r))
+				continue;
+			u = f->nodes[f->ports[r].node].sw_index;
+			if (rr->dist[u] != UINT32_MAX)
+				continue;
+			rr->dist[u] = rr->dist[v] + 1;
+			rr->queue[tail++] = u;
+		}
+	}
+}
+
+/* 1 when attaching c->sw through c->via is longer than stretch allows. */
+static int too_long(const struct dqr_reroute *rr,
+		    const struct dqr_reroute_opts *o, const struct cand *c)
+{
+	return o->stretch_on && rr->dist[c->sw] != UINT32_MAX &&
+	       (uint64_t)rr->hops[c->via] + 1 >
+	       (uint64_t)rr->dist[c->sw] + o->stretch;
+}
+
 static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		       struct dqr_lfts *t, struct dqr_dyn_order *cl,
 		       const struct dqr_reroute_opts *o, uint32_t lid,
@@ -719,6 +777,8 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 
 	own_sw = dqr_ingress_switch(f, owner);
 	rr->heap_len = 0;
+	if (o->stretch_on && own_sw != DQR_NONE)
+		cable_distances(rr, f, cl, own_sw);
 	if (own_sw != DQR_NONE)
 		for (i = 0; i < rr->num_broken; i++) {
 			const struct dqr_node *n;
@@ -750,6 +810,10 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		c = heap_pop(rr);
 		if (sw_state(rr, c.sw) != SW_BROKEN)
 			continue;
+		if (too_long(rr, o, &c)) {
+			st->stretched++;
+			continue;
+		}
 		if (!o->outside_list &&
 		    commit_candidate(rr, cl, &c, owner, st)) {
 			st->refused++;
@@ -757,6 +821,7 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		}
 		set_state(rr, c.sw, SW_SETTLED);
 		rr->cost[c.sw] = c.cost;
+		rr->hops[c.sw] = rr->hops[c.via] + 1;
 		rr->out[c.sw] = c.ch;
 		old = dqr_lft_get(t, c.sw, lid);
 		if (old != port_of(f, c.ch)) {

@@ -77,6 +77,14 @@ struct dqr_reroute_opts {
 	 * virtual lanes, not the list, must then keep them apart.
 	 */
 	int outside_list;
+	/*
+	 * With a re-routing layer at hand: a one-layer route more than
+	 * stretch links longer than the shortest cable path is not taken;
+	 * the entry is left without route (failed) for the layer, which
+	 * routes it the short way (seed 000's local reroute).  0: off.
+	 */
+	int stretch_on;
+	uint32_t stretch;
 };
 
 struct dqr_reroute_stats {
@@ -91,6 +99,7 @@ struct dqr_reroute_stats {
 	uint64_t reorders;		/* turns that needed a reorder */
 	uint64_t moved;			/* channels moved by those */
 	uint64_t refused;		/* candidate turns refused (cycle) */
+	uint64_t stretched;		/* candidates too long (stretch) */
 	uint64_t disconnected;		/* broken, no cable path: unchanged */
 	/* cable path but no legal route: */
 	uint64_t failed;		/* entries that had a route */

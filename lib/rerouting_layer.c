@@ -43,6 +43,7 @@ int dqr_ml_build(struct dqr_recon *r, const struct dqr_fabric *proj,
 	/* no topology plug-in: it would enable turns in the list */
 	fill.plugin = NULL;
 	fill.outside_list = 1;
+	fill.stretch_on = 0;
 	if (dqr_reroute_run(r->rr, proj, ml->tables, r->cl, &fill, lids,
 			    (uint32_t)n, &rs))
 		goto nomem;

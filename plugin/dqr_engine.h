@@ -136,6 +136,8 @@ void dqr_xfer_routing_done(struct dqr_ctx *ctx);
 int dqr_layers_update(struct dqr_ctx *ctx, int recon_ret,
 		      const struct dqr_reroute_opts *o);
 void dqr_layers_hook(struct dqr_ctx *ctx);
+/* stretch= into o when the layer could take what it leaves */
+void dqr_layers_stretch(struct dqr_ctx *ctx, struct dqr_reroute_opts *o);
 void dqr_layers_drop(struct dqr_ctx *ctx);
 void dqr_layers_drop_list_done(struct dqr_ctx *ctx);
 

@@ -169,6 +169,19 @@ static int layer_blocked(struct dqr_ctx *ctx, char *buf, size_t len)
 	return 0;
 }
 
+void dqr_layers_stretch(struct dqr_ctx *ctx, struct dqr_reroute_opts *o)
+{
+	char why[256];
+
+	/* without a layer to take them, long routes beat no routes */
+	if (ctx->opts.stretch == DQR_STRETCH_OFF || !ctx->opts.vl_layer ||
+	    !ctx->ran_uturn || !ctx->ftree ||
+	    layer_blocked(ctx, why, sizeof(why)))
+		return;
+	o->stretch_on = 1;
+	o->stretch = (uint32_t)ctx->opts.stretch;
+}
+
 static void log_layer(struct dqr_ctx *ctx)
 {
 	const struct dqr_ml_stats *s = &ctx->ml.st;

@@ -312,6 +312,7 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	int ret, bad, layer;
 
 	reroute_opts(ctx, &o);
+	dqr_layers_stretch(ctx, &o);
 	ret = dqr_recon_update(&ctx->recon, ctx->proj, &ctx->diff, &o, &res);
 	if (ret == DQR_RECON_OK && !res.ports_failed &&
 	    !res.ports_recovered && !res.diff.entries) {

@@ -89,6 +89,7 @@ struct sim_opts {
 	int unroute_sw;			/* DQR routes the switch LIDs */
 	int no_uturn_bias;		/* uturn without seed 000's choice */
 	int vl_layers;			/* re-routing layer on a second VL */
+	int stretch;			/* --stretch N, else -1 */
 	const char *data_path;
 	struct dqr_reroute_opts ro;
 	int verify;			/* enum verify_policy */
@@ -244,6 +245,9 @@ static void usage(FILE *out)
 "  --vl-layers          fat trees: when one layer fails, route what it\n"
 "                       left on seed 000's re-routing layer (two VLs), as\n"
 "                       the plugin does; the run goes on when that holds\n"
+"  --stretch N          with --vl-layers: one-layer routes more than N\n"
+"                       (0..4) links above the shortest go to the layer,\n"
+"                       as the plugin's stretch=N with qos on\n"
 "experiment:\n"
 "  --runs N             runs (default 500)\n"
 "  --faults K           successive random link faults per run (default 10)\n"
@@ -371,6 +375,11 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 	case 'V':
 		o->vl_layers = 1;
 		break;
+	case 'X':
+		if (parse_uint(arg, 0, 4, &n))
+			return bad_value(name, arg, "0 .. 4");
+		o->stretch = (int)n;
+		break;
 	case 'm':
 		if (parse_choice(arg, dqr_mode_names, &k))
 			return bad_value(name, arg, "end-to-end or local");
@@ -430,6 +439,11 @@ static int check_input_options(const struct sim_opts *o)
 			"uturn only\n");
 		return -1;
 	}
+	if (o->stretch >= 0 && !o->vl_layers) {
+		fprintf(stderr, PROG ": --stretch needs --vl-layers (what it "
+			"leaves, only the layer can route)\n");
+		return -1;
+	}
 	if (o->vl_layers && o->bench) {
 		fprintf(stderr, PROG ": --vl-layers applies to the fault runs, "
 			"not to --bench\n");
@@ -453,6 +467,7 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		{ "dqr-switch-lids", no_argument, NULL, 'S' },
 		{ "no-uturn-bias", no_argument, NULL, 'B' },
 		{ "vl-layers", no_argument, NULL, 'V' },
+		{ "stretch", required_argument, NULL, 'X' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "turns", required_argument, NULL, 't' },
 		{ "verify", required_argument, NULL, 'v' },
@@ -471,6 +486,7 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 	o->faults = DEFAULT_FAULTS;
 	o->trials = DEFAULT_TRIALS;
 	o->seed = 1;
+	o->stretch = -1;
 	/* the plugin's defaults, so that the figures describe what runs */
 	dqr_options_init(&defaults);
 	o->ro.mode = defaults.mode;
@@ -624,6 +640,10 @@ static int setup_ftree(struct sim *s)
 	}
 	if (bias)
 		dqr_uturn_repair_opts(s->ft, &s->ro);
+	if (s->o->stretch >= 0) {
+		s->ro.stretch_on = 1;
+		s->ro.stretch = (uint32_t)s->o->stretch;
+	}
 	return 0;
 }
 

@@ -5,7 +5,8 @@
 # anchor, so one layer cannot hold the repair: DQR finds no legal route
 # for some switch entries.  With qos TRUE the plugin routes them outside
 # the channel list and moves every route with a U-turn to VL 1 at its
-# first U-turn (path_sl and update_sl2vl).
+# first U-turn (path_sl and update_sl2vl).  stretch=0: one-layer routes
+# longer than the shortest go to the layer too (seed 000's local reroute).
 #
 #  1. The tables read back connect every physically connected pair, and
 #     dqr-check, computing the layers itself from them, finds both VLs
@@ -140,7 +141,8 @@ it_setup
 it_start_ibsim "$NET"
 
 # --- 1, 2. two faults on two VLs -------------------------------------------
-it_write_conf "event_plugin_options base=uturn drain_ms=50" "qos TRUE"
+it_write_conf "event_plugin_options base=uturn drain_ms=50 stretch=0" \
+	"qos TRUE"
 it_start_opensm
 it_wait_log "dqr: base uturn" 1
 it_settle

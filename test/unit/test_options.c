@@ -37,7 +37,7 @@ static void test_defaults(void)
 	dqr_options_format(&o, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "base=auto verify=on mode=end-to-end turns=each "
 		       "fallback=base transition=ordered drain_ms=auto "
-		       "vl_layer=on"));
+		       "vl_layer=on stretch=off"));
 }
 
 static void test_valid(void)
@@ -56,11 +56,16 @@ static void test_valid(void)
 	dqr_options_format(&o, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "base=ftree verify=off mode=end-to-end "
 		       "turns=each fallback=base transition=ordered "
-		       "drain_ms=auto vl_layer=on"));
+		       "drain_ms=auto vl_layer=on stretch=off"));
 
 	CHECK_EQ(parse("vl_layer=off", &o), 0);
 	CHECK_EQ(o.vl_layer, 0);
 	CHECK_EQ(parse("vl_layer=maybe", &o), -1);
+	CHECK_EQ(parse("stretch=off", &o), 0);
+	CHECK_EQ(o.stretch, DQR_STRETCH_OFF);
+	CHECK_EQ(parse("stretch=2", &o), 0);
+	CHECK_EQ(o.stretch, 2);
+	CHECK_EQ(parse("stretch=5", &o), -1);
 	CHECK_EQ(parse("transition=oneshot drain_ms=250", &o), 0);
 	CHECK_EQ(o.transition, DQR_TRANSITION_ONESHOT);
 	CHECK_EQ(o.drain_ms, 250);

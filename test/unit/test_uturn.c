@@ -1387,13 +1387,56 @@ struct link_fault {
 	int hops;		/* c's new route to a CA of the leaf */
 };
 
-/* Fails down channel ch of middle switch c, looks at c, restores. */
+/*
+ * The tables after one update with stretch 0 (rerouting_layer.h): DQR's
+ * own when one layer held every short route, else the re-routing
+ * layer's, which must then be deadlock free on two VLs.
+ */
+static struct dqr_lfts *update_stretch0(struct dqr_setup *s,
+					const struct dqr_fabric *cur)
+{
+	struct dqr_reroute_opts o = s->o;
+	struct dqr_recon_result res;
+	struct dqr_topo_diff d;
+	struct dqr_fabric *p = dqr_fabric_project(s->r.ref, cur, &d);
+	struct dqr_lfts *t;
+	struct dqr_ml ml;
+	char err[256];
+	int ret;
+
+	REQUIRE(p);
+	o.stretch_on = 1;
+	o.stretch = 0;
+	ret = dqr_recon_update(&s->r, p, &d, &o, &res);
+	REQUIRE(ret == DQR_RECON_OK || ret == DQR_RECON_FAILED);
+	REQUIRE(dqr_ml_build(&s->r, p, s->ft, &s->o, &ml, err,
+			     sizeof(err)) == 0);
+	if (!ml.num_fill) {
+		CHECK_EQ(ret, DQR_RECON_OK);
+		t = dqr_lfts_clone(s->r.cur);
+	} else {
+		CHECK(res.rs.stretched > 0);
+		CHECK(dqr_ml_usable(&ml));
+		t = dqr_lfts_clone(ml.tables);
+	}
+	REQUIRE(t);
+	dqr_ml_release(&ml);
+	dqr_topo_diff_release(&d);
+	dqr_fabric_free(s->prev);
+	s->prev = p;
+	return t;
+}
+
+/*
+ * Fails down channel ch of middle switch c, looks at c, restores; with
+ * stretch0 the update leaves long routes to the re-routing layer.
+ */
 static void down_link_fault(struct dqr_setup *s, uint32_t c, uint32_t ch,
-			    struct link_fault *lf)
+			    struct link_fault *lf, int stretch0)
 {
 	const struct dqr_node *n = &s->f->nodes[sw_node(s->f, c)];
 	struct dqr_fabric *cur = dqr_fabric_clone(s->f);
-	struct dqr_lfts *before = dqr_lfts_clone(s->r.cur);
+	struct dqr_lfts *before = dqr_lfts_clone(s->r.cur), *after;
 	struct step st;
 	uint32_t lid, ca_lid = 0;
 
@@ -1402,9 +1445,15 @@ static void down_link_fault(struct dqr_setup *s, uint32_t c, uint32_t ch,
 	lf->via = DQR_NONE;
 	lf->hops = -1;
 	dqr_fabric_unlink_port(cur, ch);
-	step(&s->r, cur, &s->o, &s->prev, &st, "down link");
+	if (stretch0) {
+		after = update_stretch0(s, cur);
+	} else {
+		step(&s->r, cur, &s->o, &s->prev, &st, "down link");
+		after = dqr_lfts_clone(s->r.cur);
+		REQUIRE(after);
+	}
 	for (lid = 1; lid < before->lid_count; lid++) {
-		uint8_t e = dqr_lft_get(s->r.cur, c, lid);
+		uint8_t e = dqr_lft_get(after, c, lid);
 		uint32_t nb, o = dqr_lid_owner(s->f, lid);
 
 		if (e == dqr_lft_get(before, c, lid))
@@ -1420,8 +1469,9 @@ static void down_link_fault(struct dqr_setup *s, uint32_t c, uint32_t ch,
 			ca_lid = lid;
 	}
 	if (ca_lid)
-		lf->hops = hops_to(s->prev, s->r.cur, c, ca_lid);
+		lf->hops = hops_to(s->prev, after, c, ca_lid);
 	restore(&s->r, s->f, s->t, &s->o, &s->prev);
+	dqr_lfts_free(after);
 	dqr_lfts_free(before);
 	dqr_fabric_free(cur);
 }
@@ -1429,14 +1479,17 @@ static void down_link_fault(struct dqr_setup *s, uint32_t c, uint32_t ch,
 /*
  * Every leaf-to-middle cable of kary:4,3 failed alone: the entries of the
  * middle switch c that changed all go to one switch, the group's U-turn
- * switch unless that is the leaf that lost the cable.
+ * switch unless that is the leaf that lost the cable.  In one layer only
+ * in the anchor's pod; with stretch 0 and the re-routing layer (the
+ * plugin with qos on) everywhere, 4 links to a CA of the leaf as in the
+ * paper (c, U-turn switch, another middle switch, the leaf, the CA).
  */
-static void test_one_uturn_per_link(void)
+static void one_uturn_per_link(int stretch0)
 {
 	struct dqr_setup s;
 	uint32_t c, i, cables = 0, ok_uturn = 0, self = 0;
 	uint32_t spread = 0, not_uturn = 0;
-	int max_hops = 0;
+	int max_hops = 0, max_paper = 0;
 
 	setup(&s, "kary:4,3");
 	for (c = 0; c < s.f->num_switches; c++) {
@@ -1448,7 +1501,7 @@ static void test_one_uturn_per_link(void)
 			uint32_t leaf = dqr_ftree_peer(s.f, s.ft->down[i]);
 			struct link_fault lf;
 
-			down_link_fault(&s, c, s.ft->down[i], &lf);
+			down_link_fault(&s, c, s.ft->down[i], &lf, stretch0);
 			cables++;
 			CHECK(lf.changed > 0);
 			CHECK(lf.hops > 0);
@@ -1461,6 +1514,8 @@ static void test_one_uturn_per_link(void)
 			}
 			if (lf.via == u) {
 				ok_uturn++;
+				if (lf.hops > max_paper)
+					max_paper = lf.hops;
 				continue;
 			}
 			if (!not_uturn++)
@@ -1472,13 +1527,20 @@ static void test_one_uturn_per_link(void)
 		}
 	}
 	CHECK_EQ(cables, 64);
-	printf("  kary:4,3 single down-link faults: %u cables, %u to the "
+	printf("  kary:4,3 single down-link faults%s: %u cables, %u to the "
 	       "U-turn switch, %u elsewhere, %u spread over several "
 	       "switches, %u on the U-turn switch's own cable, longest new "
-	       "route %d links\n", cables, ok_uturn, not_uturn, spread, self,
-	       max_hops);
+	       "route %d links\n", stretch0 ? " (stretch 0, two layers)" :
+	       "", cables, ok_uturn, not_uturn, spread, self, max_hops);
 	/* one switch per failed link ... */
 	CHECK_EQ(spread, 0);
+	if (stretch0) {
+		/* ... the group's U-turn switch, the paper's 4 links */
+		CHECK_EQ(ok_uturn + self, 64);
+		CHECK_EQ(max_paper, 4);
+		teardown(&s);
+		return;
+	}
 	/*
 	 * ... and in the anchor's pod it is the group's U-turn switch.
 	 * Elsewhere the paper's U-turn closes a cycle with the switch
@@ -1489,6 +1551,12 @@ static void test_one_uturn_per_link(void)
 	CHECK(ok_uturn >= 12);
 	CHECK(max_hops <= 8);
 	teardown(&s);
+}
+
+static void test_one_uturn_per_link(void)
+{
+	one_uturn_per_link(0);
+	one_uturn_per_link(1);
 }
 
 /* ---------------------------------------------------- (6) the bias */
