@@ -66,8 +66,9 @@ int dqr_plan_build_layered(const struct dqr_fabric *f,
 {
 	struct dqr_lfts *start = dqr_lfts_clone(from);
 	struct dqr_plan mid;
+	struct dqr_lft_diff add;
 	uint8_t *seen_sw = NULL, *seen_lid = NULL;
-	uint32_t i, s, sw, lid, ndropped = 0, nadd = 0, lc = one->lid_count;
+	uint32_t i, s, sw, lid, lc = one->lid_count;
 	int ret = -1;
 
 	dqr_plan_init(&mid);
@@ -80,24 +81,20 @@ int dqr_plan_build_layered(const struct dqr_fabric *f,
 		    held == dqr_lft_get(one, drop[i].sw, drop[i].lid))
 			continue;
 		dqr_lft_set(start, drop[i].sw, drop[i].lid, DQR_NO_PATH);
-		ndropped++;
 	}
 	if (dqr_plan_build(f, start, one, &mid, rep))
 		goto out;
-	for (sw = 0; sw < one->num_switches; sw++)
-		for (lid = 1; lid < lc; lid++)
-			nadd += dqr_lft_get(one, sw, lid) !=
-				dqr_lft_get(to, sw, lid);
-	if (dqr_plan_alloc(plan, ndropped + mid.num_entries + nadd))
+	dqr_lfts_diff(one, to, &add);
+	if (dqr_plan_alloc(plan, ndrop + mid.num_entries +
+			   (uint32_t)add.entries))
 		goto out;
+	/* stage 1: the entries the loop above took out of start */
 	for (i = 0; i < ndrop; i++) {
 		uint32_t d_sw = drop[i].sw, d_lid = drop[i].lid;
+		uint8_t held = dqr_lft_get(from, d_sw, d_lid);
 
-		if (d_lid < lc && dqr_lft_get(start, d_sw, d_lid) ==
-		    DQR_NO_PATH && dqr_lft_get(from, d_sw, d_lid) !=
-		    DQR_NO_PATH)
-			put(plan, d_sw, d_lid, dqr_lft_get(from, d_sw, d_lid),
-			    DQR_NO_PATH);
+		if (d_lid < lc && dqr_lft_get(start, d_sw, d_lid) != held)
+			put(plan, d_sw, d_lid, held, DQR_NO_PATH);
 	}
 	close_stage(plan);
 	for (s = 0; s < mid.num_stages; s++) {

@@ -33,7 +33,7 @@
 
 /*
  * From from (held by the switches) to to, whose one-layer part is one;
- * drop: the fill in force (NULL, 0 when none).  rep is dqr_plan_build()'s
+ * drop: the fill in force, each entry once (NULL, 0 when none).  rep is dqr_plan_build()'s
  * for the one-layer part, with entries, switches, dlids, stages and
  * max_stage counting the whole plan.  0, or -1 when out of memory.
  */
