@@ -1,5 +1,5 @@
 /*
- * channel_list.h - the channel list of seed 004 section III.
+ * channel_list.h - the channel list of the DQR paper, section III.
  *
  * A total order of the channels in which every dependency points upward.
  * It exists exactly when the channel dependency graph is acyclic; when it

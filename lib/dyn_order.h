@@ -1,5 +1,5 @@
 /*
- * dyn_order.h - the channel list as a mutable structure (seed 004 section
+ * dyn_order.h - the channel list as a mutable structure (the DQR paper, section
  * IV): new dependencies ("turns") are added while DQR searches paths after
  * a fault, and a turn that points downward is enabled, when it closes no
  * cycle, by moving its target channel and what depends on it upward.

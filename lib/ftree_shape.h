@@ -1,5 +1,5 @@
 /*
- * ftree_shape.h - a fat tree recognised from its cabling alone (seed 000
+ * ftree_shape.h - a fat tree recognised from its cabling alone (the FT paper
  * section IV): levels, the up and down links of every switch in the
  * paper's test sequence D, the switch groups and their U-turn switches.
  *

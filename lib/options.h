@@ -87,7 +87,7 @@ struct dqr_options {
 	/*
 	 * With the re-routing layer at hand: one-layer routes longer than
 	 * the shortest cable path by more than this many links are left to
-	 * the layer (seed 000's local reroute); 0..4, or DQR_STRETCH_OFF
+	 * the layer (the FT paper's local reroute); 0..4, or DQR_STRETCH_OFF
 	 * (default: on deep trees the shortest routes soon need a second
 	 * U-turn inside VL 1, doc/uturn-fig11.md).
 	 */

@@ -13,7 +13,7 @@
  *           entries that cross them, starting from the tables in force;
  *           when something came back, start again from the original
  *           tables and a channel list built afresh from them, and reroute
- *           only what is still down (seed 000: "transparently returns to
+ *           only what is still down (the FT paper: "transparently returns to
  *           the original routing").
  */
 #ifndef DQR_RECON_H

@@ -49,7 +49,7 @@
  *   is not used)
  *   The plugin's base=uturn: dqr_ftree_detect(), then dqr_uturn_route()
  *   (uturn_route.h): CA LIDs D-mod-k in sequence D, switch LIDs
- *   up*\/down* or through the U-turns of seed 000, deadlock free on one
+ *   up*\/down* or through the U-turns of the FT paper, deadlock free on one
  *   VL.  Fails with the detector's message when f is no fat tree.  It
  *   leaves an entry DQR_NO_PATH only where it cannot place a U-turn
  *   (none on an intact k-ary n-tree); dqr_recon_start fills those.

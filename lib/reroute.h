@@ -1,5 +1,5 @@
 /*
- * reroute.h - Dynamic Quick Reconfiguration (seed 004 section IV) for
+ * reroute.h - Dynamic Quick Reconfiguration (the DQR paper, section IV) for
  * destination-based forwarding.
  *
  * The routes of all sources towards one DLID form an in-tree over the
@@ -47,7 +47,7 @@ struct dqr_reroute_opts {
 	int mode;		/* enum dqr_mode */
 	int turns;		/* enum dqr_turns */
 	/*
-	 * Topology plug-in (seed 004 IV.C): called once before the search
+	 * Topology plug-in (the DQR paper, IV.C): called once before the search
 	 * with the channel list, may enable turns that guarantee a route.
 	 * NULL: topology agnostic.
 	 */
@@ -55,7 +55,7 @@ struct dqr_reroute_opts {
 		      const struct dqr_lfts *t, struct dqr_dyn_order *cl);
 	void *plugin_arg;
 	/*
-	 * Topology preference (seed 000 on fat trees, uturn_repair.h): an
+	 * Topology preference (the FT paper, on fat trees, uturn_repair.h): an
 	 * extra cost, below one hop, for attaching switch sw through
 	 * channel ch towards lid, so that among equally short legal routes
 	 * the topology's own choice wins.  NULL: none.
@@ -81,7 +81,7 @@ struct dqr_reroute_opts {
 	 * With a re-routing layer at hand: a one-layer route more than
 	 * stretch links longer than the shortest cable path is not taken;
 	 * the entry is left without route (failed) for the layer, which
-	 * routes it the short way (seed 000's local reroute).  0: off.
+	 * routes it the short way (the FT paper's local reroute).  0: off.
 	 */
 	int stretch_on;
 	uint32_t stretch;

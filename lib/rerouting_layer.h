@@ -1,5 +1,5 @@
 /*
- * rerouting_layer.h - seed 000's re-routing layer (ML) for the entries
+ * rerouting_layer.h - the FT paper's re-routing layer (ML) for the entries
  * that one layer cannot hold after a fault.
  *
  * DQR repairs inside the channel list, so old and new routes share one
@@ -10,7 +10,7 @@
  * U-turn.  Here:
  *
  *   fill    every such entry is routed by DQR's own search (same costs,
- *           same seed 000 preference) with the channel list ignored
+ *           same preference of the FT paper) with the channel list ignored
  *           (reroute.h, outside_list): shortest routes around the fault,
  *           loop free as a tree per DLID;
  *   layers  the whole routing, one-layer routes included, is put on two

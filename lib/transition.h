@@ -17,7 +17,7 @@
  *
  * This assumes what the stage boundary means in OpenSM: the next stage is
  * sent only once the previous one is in force everywhere (and packets
- * routed by states before k-1 have drained), as OSR (seed 001) assumes
+ * routed by states before k-1 have drained), as OSR (the OSR paper) assumes
  * one reconfiguration at a time.
  *
  * Record format, one line per changed entry in upload order ('#' starts

@@ -1,5 +1,5 @@
 /*
- * uturn_repair.h - seed 000's deterministic local rerouting (section VI.A,
+ * uturn_repair.h - the FT paper's deterministic local rerouting (section VI.A,
  * VI.B) as the topology preference of DQR's search on a fat tree.
  *
  * When a route breaks, DQR (reroute.h) grows the destination's tree back

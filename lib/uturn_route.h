@@ -1,7 +1,7 @@
 /*
  * uturn_route.h - the plugin's own fat-tree routing (base=uturn): every CA
  * and every switch reaches every CA and every switch, deadlock free on one
- * virtual lane, switch-to-switch routes turning where seed 000 puts its
+ * virtual lane, switch-to-switch routes turning where the FT paper puts its
  * U-turns.
  *
  * CA destinations: up*\/down*, D-mod-k.  A switch that reaches the
@@ -19,12 +19,12 @@
  * every switch that has an up*\/down* route (key: the switch's place in
  * GUID order after the CAs).  Any other switch (two top switches, say,
  * have no switch above both) goes down and turns up again: a U-turn
- * (seed 000 definition 13).  Those switches are attached lowest level
+ * (the FT paper, definition 13).  Those switches are attached lowest level
  * first, each through the U-turn switch of its group if it can, else
  * through its next down link in D, else up.
  *
  * Deadlock freedom: the up*\/down* routes follow the channel numbering of
- * seed 000 section VI.C for the normal layer (up channels numbered from
+ * the FT paper, section VI.C for the normal layer (up channels numbered from
  * the leaves to the top, down channels from the top to the leaves, CA
  * links first and last).  That list is the starting channel list; every
  * U-turn adds the dependency (down into the U-turn switch) -> (up out of

@@ -1,5 +1,5 @@
 /*
- * vl_layers.c - NL and ML of seed 000 on VL 0 and VL 1 (see vl_layers.h).
+ * vl_layers.c - NL and ML of the FT paper on VL 0 and VL 1 (see vl_layers.h).
  *
  * Two walks over every route: the first finds the U-turn routes and what
  * they need from the SL2VL tables, the second reads the finished mapping

@@ -1,8 +1,8 @@
 /*
- * vl_layers.h - seed 000's normal layer (NL) and re-routing layer (ML) on
+ * vl_layers.h - the FT paper's normal layer (NL) and re-routing layer (ML) on
  * two InfiniBand virtual lanes, as far as IB can express them.
  *
- * Seed 000 section VI.A moves a packet into ML at its U-turn switch and
+ * The FT paper section VI.A moves a packet into ML at its U-turn switch and
  * VI.C numbers the channels so that NL and ML together are deadlock free
  * with several U-turns, where one layer alone is not.  The paper's
  * switches decide per packet; an IB switch cannot.  It forwards by DLID

@@ -76,7 +76,7 @@ struct dqr_ctx {
 	struct dqr_ftree *ftree;
 	int ran_uturn;
 
-	/* seed 000's re-routing layer on VL 1, while one layer falls short */
+	/* the FT paper's re-routing layer on VL 1 */
 	struct dqr_ml ml;
 	int ml_active;
 	struct dqr_fabric *ml_fabric;	/* the cabling it was made for */

@@ -1,5 +1,5 @@
 /*
- * dqr_layers.c - seed 000's re-routing layer inside OpenSM.
+ * dqr_layers.c - the FT paper's re-routing layer inside OpenSM.
  *
  * On a fat tree routed by base=uturn, when DQR cannot hold a repair in
  * one layer (recon leaves entries without a legal route), the entries
@@ -216,7 +216,7 @@ int dqr_layers_update(struct dqr_ctx *ctx, int recon_ret,
 	}
 	if (layer_blocked(ctx, why, sizeof(why))) {
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ25: dqr: some entries need "
-			"seed 000's re-routing layer on VL 1, but %s; not "
+			"the FT paper's re-routing layer on VL 1, but %s; not "
 			"using it\n", why);
 		deactivate(ctx);
 		return -1;

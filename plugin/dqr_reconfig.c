@@ -40,8 +40,10 @@ static void reroute_opts(const struct dqr_ctx *ctx, struct dqr_reroute_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->mode = ctx->opts.mode;
 	o->turns = ctx->opts.turns;
-	/* topology plug-ins (seed 004 IV.C) attach here: seed 000's on
-	 * the fat trees base=uturn routed */
+	/*
+	 * topology plug-ins (the DQR paper, IV.C) attach here: the FT
+	 * paper's on the fat trees base=uturn routed
+	 */
 	if (ctx->ran_uturn && ctx->ftree)
 		dqr_uturn_repair_opts(ctx->ftree, o);
 }

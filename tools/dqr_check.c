@@ -9,7 +9,7 @@
  * --load adds the routes per channel under all-to-all traffic and shift
  * permutations of the end ports, to compare the balance of routings.
  *
- * --vl-layers puts the routes of a fat tree on seed 000's two layers
+ * --vl-layers puts the routes of a fat tree on the FT paper's two layers
  * (vl_layers.h), as the plugin does, and judges deadlock freedom on the
  * two VLs instead of one; --vl-dump=FILE also writes the SL2VL tables
  * and path SLs of that assignment, to compare with what OpenSM installed.
@@ -244,7 +244,7 @@ static void vl_dump_write(FILE *out, const struct dqr_fabric *f,
 	unsigned in, q, slid, sl;
 
 	fprintf(out,
-		"# dqr-check --vl-dump: seed 000's two layers on VL 0 and "
+		"# dqr-check --vl-dump: the FT paper's two layers on VL 0 and "
 		"VL 1\n# topology %s, tables %s\n"
 		"# sl2vl 0x<switch node GUID> <in port> <out port> <VL of SL "
 		"0> .. <VL of SL 15>\n"

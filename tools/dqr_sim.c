@@ -1,5 +1,5 @@
 /*
- * dqr-sim - the evaluation of seed 004 section V, offline.
+ * dqr-sim - the evaluation of the DQR paper, section V, offline.
  *
  * A fabric (generated and routed by lib's reference routing, or read with
  * its tables from a real subnet) loses random links one after the other;
@@ -9,13 +9,13 @@
  * single faults from the start state instead.
  *
  * With --routing uturn the fat tree is recognised once from the cabling
- * and DQR prefers seed 000's reroutes (uturn_repair.h), as the plugin
+ * and DQR prefers the FT paper's reroutes (uturn_repair.h), as the plugin
  * does after base=uturn; --no-uturn-bias leaves DQR's search without
  * that preference, so that the two can be compared on the same faults.
  *
  * With --vl-layers (fat trees) an update that leaves connected entries
  * without a route in the one layer is answered as the plugin answers it:
- * seed 000's re-routing layer fills them outside the channel list and
+ * the FT paper's re-routing layer fills them outside the channel list and
  * lays the routing on two VLs (rerouting_layer.h).  When that is usable
  * the state counts as served on two layers and the run goes on; the fill
  * is made again after every later update, from what recon then leaves
@@ -87,7 +87,7 @@ struct sim_opts {
 	uint64_t seed;
 	int ca_links, json, bench;
 	int unroute_sw;			/* DQR routes the switch LIDs */
-	int no_uturn_bias;		/* uturn without seed 000's choice */
+	int no_uturn_bias;		/* uturn without FT's choice */
 	int vl_layers;			/* re-routing layer on a second VL */
 	int stretch;			/* --stretch N, else -1 */
 	const char *data_path;
@@ -139,7 +139,7 @@ struct step_stats {
 	 * reachable; states verified with a dependency cycle in the tables
 	 * or in the mix of old and new entries; states verified that leave
 	 * a CA-to-CA pair unrouted (only failed updates may), which tells
-	 * failures seed 000's figure 11 would see from those it would not
+	 * failures the FT paper's figure 11 would see from those it would not
 	 */
 	uint32_t connected, cyclic, ca_lost;
 	uint32_t ends_cut;		/* reached, CAs physically split */
@@ -235,7 +235,7 @@ static void usage(FILE *out)
 "                       mesh:AxB torus:AxB hypercube:D; see dqr-genfabric)\n"
 "  --routing NAME       its base routing: auto (default), ftree-mod, dor,\n"
 "                       dor-wrap, ecube, updn, uturn (any fat tree; DQR\n"
-"                       then prefers seed 000's reroutes)\n"
+"                       then prefers the FT paper's reroutes)\n"
 "  --no-uturn-bias      with uturn: DQR without that preference\n"
 "  --topology FILE      ibnetdiscover output (or ibsim net file with LIDs)\n"
 "  --lfts FILE          dump_fts output or OpenSM's opensm-lfts.dump\n"
@@ -243,7 +243,7 @@ static void usage(FILE *out)
 "                       routes switch-to-switch traffic itself, as in the\n"
 "                       paper's fat-tree experiment\n"
 "  --vl-layers          fat trees: when one layer fails, route what it\n"
-"                       left on seed 000's re-routing layer (two VLs), as\n"
+"                       left on the FT paper's re-routing layer (two VLs), as\n"
 "                       the plugin does; the run goes on when that holds\n"
 "  --stretch N          with --vl-layers: one-layer routes more than N\n"
 "                       (0..4) links above the shortest go to the layer,\n"
@@ -619,7 +619,7 @@ static void input_release(struct sim_input *in)
 }
 
 /*
- * After base=uturn the plugin lets DQR prefer seed 000's reroutes; so
+ * After base=uturn the plugin lets DQR prefer the FT paper's reroutes; so
  * does the simulator, on the tree of the reference fabric (projections
  * keep its switch and port indices, which is all the tree refers to).
  * The re-routing layer needs the same tree for its levels, whatever the
@@ -919,7 +919,7 @@ static void verify_complain(const struct sim *s, const char *what,
 /*
  * Tables: loops, cycles and, when DQR claims success, reachability.  The
  * VF_ bits found, or -1 when out of memory.  *ca_lost: CA-to-CA pairs a
- * cable joins but the tables do not, what seed 000's figure 11 counts.
+ * cable joins but the tables do not, what the FT paper's figure 11 counts.
  * ml: t are its tables; they are meant to be cyclic on one VL, so their
  * deadlock freedom is that of its two VLs, which vl_layers.c judged by
  * walking every route again.
@@ -1524,7 +1524,7 @@ static struct step_view step_view(const struct sim *s, unsigned k)
 
 /*
  * Connectivity and deadlock freedom after k faults, k = 0 (the start
- * tables) to K: seed 000's figure 11.  A run that failed at j < k counts
+ * tables) to K: the FT paper's figure 11.  A run that failed at j < k counts
  * as disconnected at k, as in the paper; it did not go on.  Deadlock
  * freedom is over the states checked at k: all that reached k under
  * --verify all.
@@ -1626,7 +1626,7 @@ static void print_ml(const struct sim *s)
 	const struct step_stats *st;
 	unsigned k;
 
-	printf("\nTwo layers (--vl-layers): states served on seed 000's "
+	printf("\nTwo layers (--vl-layers): states served on the FT paper's "
 	       "re-routing layer (the run\ngoes on).  unusable: layers the "
 	       "plugin would refuse (the run fails): left,\nentries still "
 	       "without a route; cyclic, the two VLs not deadlock free.  SLs, "

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerates doc/uturn-fig11-data: seed 000's figure 11 (probability of
+# Regenerates doc/uturn-fig11-data: the FT paper's figure 11 (probability of
 # connectivity after 0..10 random link faults, 500 samples) with dqr-sim
 # on the 4-ary 3-tree and the 2-ary 6-tree.
 #

@@ -1,5 +1,5 @@
 #!/bin/sh
-# dqr_faults_kary_group.sh - seed 000's k-1 link faults in one switch
+# dqr_faults_kary_group.sh - the FT paper's k-1 link faults in one switch
 # group of the 4-ary 3-tree (k = 4): three of the sixteen cables between
 # pod 1's leaves and its four middle switches fail in turn, then recover
 # (see faults.sh).

@@ -1,12 +1,12 @@
 #!/bin/sh
-# dqr_layer_kary.sh - seed 000's re-routing layer on VL 1, on the 4-ary
+# dqr_layer_kary.sh - the FT paper's re-routing layer on VL 1, on the 4-ary
 # 3-tree: middle switch sw-L2-0000, one of the four above the anchor leaf
 # (lowest GUID), fails.  The switch routes' U-turns lean towards the
 # anchor, so one layer cannot hold the repair: DQR finds no legal route
 # for some switch entries.  With qos TRUE the plugin routes them outside
 # the channel list and moves every route with a U-turn to VL 1 at its
 # first U-turn (path_sl and update_sl2vl).  stretch=0: one-layer routes
-# longer than the shortest go to the layer too (seed 000's local reroute).
+# longer than the shortest go to the layer too (the FT paper's local reroute).
 #
 #  1. The tables read back connect every physically connected pair, and
 #     dqr-check, computing the layers itself from them, finds both VLs

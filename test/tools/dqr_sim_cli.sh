@@ -40,7 +40,7 @@ expect 0 "verification: [0-9]* states checked, 0 failed" -- \
 expect 0 "1  1.0000" -- --topology "$data/tiny.ibnd" \
 	--lfts "$data/tiny.fts" --runs 5 --faults 1
 expect 0 "reroute compute" -- --bench --fabric fattree2:8 --trials 10
-# lib's fat-tree routing with seed 000's reroute preference: every pair
+# lib's fat-tree routing with the FT paper's reroute preference: every pair
 # stays connected after any single fault (k = 2 > 1 ports up), no state
 # fails its check; the start tables are row 0
 expect 0 "^    1   1.0000 *30   1.0000 " -- --fabric kary:2,3 \

@@ -1,6 +1,6 @@
 /*
  * test_dyn_order.c - the mutable channel list: turns enabled by
- * reordering (seed 004 section IV), refused cycles, undo, retired
+ * reordering (the DQR paper, section IV), refused cycles, undo, retired
  * channels, and a randomized cross-check against a plain full search.
  */
 #include <stdlib.h>
@@ -473,7 +473,7 @@ static void test_line_fault_reroute(void)
 }
 
 /*
- * Seed 004 Fig. 1/2: the ring A B C D with shortest paths, ties broken so
+ * The DQR paper Fig. 1/2: the ring A B C D with shortest paths, ties broken so
  * that A->C and B->D go clockwise, C->A and D->B counter-clockwise.  Link
  * A-B fails; A->B and A->C now go A D C (turn AD -> DC), B->A and C->A go
  * C D A (turn CD -> DA).  In the list below CD -> DA points down: DA must

@@ -1,6 +1,6 @@
 /*
  * test_uturn.c - the fat tree recognised from its cabling (ftree_shape.h),
- * base=uturn routing (uturn_route.h) and seed 000's reroute preference
+ * base=uturn routing (uturn_route.h) and the FT paper's reroute preference
  * for DQR (uturn_repair.h).
  *
  * (1) detection on generated trees: levels as the generator's, cables

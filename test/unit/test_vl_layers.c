@@ -4,7 +4,7 @@
  * (a) fault-free uturn tables on kary:4,3: U-turn routes are exactly the
  *     switch pairs without a common ancestor, both layers acyclic;
  * (b) two link faults in one group of kary:4,3, repaired by hand with
- *     seed 000's U-turns in two different switches: one VL is cyclic,
+ *     the FT paper's U-turns in two different switches: one VL is cyclic,
  *     the two layers are not;
  * (c) a ring whose fake levels make every route turn: ML itself is
  *     cyclic and must be reported so, with the cycle.
@@ -352,7 +352,7 @@ static unsigned port_num(const struct dqr_fabric *f, uint32_t ch)
 }
 
 /*
- * Seed 000's local re-routing for one entry of sw towards lid that
+ * The FT paper's local re-routing for one entry of sw towards lid that
  * names a dead down link: down to the next live lower switch L of the
  * group after the dead one (in D), which climbs to the upper switch two
  * places after sw in D if that reaches lid, else to the first that does.
