@@ -15,7 +15,7 @@
 #include <opensm/osm_config.h>
 #include <opensm/osm_opensm.h>
 
-#include "options.h"
+#include "options/options.h"
 
 enum dqr_base_state {
 	DQR_BASE_UNSET = 0,	/* setup not called yet */

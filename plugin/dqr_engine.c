@@ -12,10 +12,10 @@
 #include <opensm/osm_opensm.h>
 
 #include "dqr_engine.h"
-#include "route_walk.h"
+#include "routes/route_walk.h"
+#include "routing/uturn_route.h"
 #include "subnet_model.h"
-#include "timing.h"
-#include "uturn_route.h"
+#include "util/timing.h"
 
 
 struct dqr_ctx *dqr_ctx_new(osm_opensm_t *osm, const struct dqr_options *o)

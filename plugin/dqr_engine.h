@@ -4,7 +4,7 @@
  * The first routing pass, and every pass after new hardware appeared,
  * runs a base engine (base_engines.h); the plugin then models the subnet
  * with those tables, builds the channel list and fills the entries the
- * base left unrouted with DQR (lib/recon.h).  Every later pass that only
+ * base left unrouted with DQR (lib/repair/recon.h).  Every later pass that only
  * lost or regained known cables and nodes is a DQR pass: the tables in
  * force are kept and only broken entries are rerouted (dqr_reconfig.c).
  * Every set of tables is verified before OpenSM uploads it.
@@ -20,16 +20,16 @@
 #include <opensm/osm_opensm.h>
 
 #include "base_engines.h"
-#include "fabric.h"
-#include "ftree_shape.h"
-#include "lft.h"
-#include "node_index.h"
-#include "options.h"
-#include "recon.h"
-#include "rerouting_layer.h"
-#include "topo_diff.h"
-#include "transition.h"
-#include "verify.h"
+#include "fabric/fabric.h"
+#include "fabric/lft.h"
+#include "fabric/node_index.h"
+#include "fabric/topo_diff.h"
+#include "options/options.h"
+#include "repair/recon.h"
+#include "repair/rerouting_layer.h"
+#include "shape/ftree_shape.h"
+#include "transition/transition.h"
+#include "verify/verify.h"
 
 /* A change of tables in progress, one stage per routing pass. */
 struct dqr_xfer {

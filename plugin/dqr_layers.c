@@ -4,7 +4,7 @@
  * On a fat tree routed by base=uturn, when DQR cannot hold a repair in
  * one layer (recon leaves entries without a legal route), the entries
  * are filled outside the channel list and the whole routing goes on two
- * VLs (lib/rerouting_layer.h): path_sl gives every route its SL and
+ * VLs (lib/repair/rerouting_layer.h): path_sl gives every route its SL and
  * update_sl2vl moves the routes with a U-turn to VL 1 at their first
  * U-turn.  OpenSM asks for both only through the engine in use, so the
  * callbacks are ours while the layer is in force, and OpenSM's defaults

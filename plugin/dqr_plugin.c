@@ -20,7 +20,7 @@
 #include <opensm/osm_version.h>
 
 #include "dqr_engine.h"
-#include "options.h"
+#include "options/options.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "?"

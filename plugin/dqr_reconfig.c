@@ -14,9 +14,9 @@
 #include <opensm/osm_switch.h>
 
 #include "dqr_engine.h"
-#include "uturn_repair.h"
+#include "repair/uturn_repair.h"
 #include "subnet_model.h"
-#include "timing.h"
+#include "util/timing.h"
 
 static void drop_plan(struct dqr_ctx *ctx)
 {

@@ -13,7 +13,7 @@
 #include <opensm/osm_opensm.h>
 
 #include "dqr_engine.h"
-#include "timing.h"
+#include "util/timing.h"
 
 /* the cycle's ERROR line shows this many channels at most */
 #define CYCLE_SHOW_MAX 16

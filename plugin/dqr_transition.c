@@ -3,7 +3,7 @@
  *
  * OpenSM uploads every changed LFT block of a pass at once, so while the
  * upload is under way some switches forward by old entries and some by
- * new ones.  The plan (lib/transition.h) splits the change into stages
+ * new ones.  The plan (lib/transition/transition.h) splits the change into stages
  * whose every intermediate state is loop free and deadlock free; here
  * each stage is one routing pass: its tables go into new_lft, OpenSM
  * uploads them and waits until every LFT Set is answered, reports
@@ -22,8 +22,8 @@
 #include <opensm/osm_switch.h>
 
 #include "dqr_engine.h"
-#include "plan_layered.h"
-#include "timing.h"
+#include "transition/plan_layered.h"
+#include "util/timing.h"
 
 #define TRANSITION_DUMP "dqr-transition.dump"
 /* an infinite or huge packet lifetime is capped here */

@@ -14,8 +14,8 @@
 #include <opensm/osm_config.h>
 #include <opensm/osm_subnet.h>
 
-#include "fabric.h"
-#include "lft.h"
+#include "fabric/fabric.h"
+#include "fabric/lft.h"
 
 /* What the model left out of OpenSM's subnet, and why. */
 struct dqr_model_stats {

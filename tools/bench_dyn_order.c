@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dyn_order.h"
-#include "timing.h"
+#include "deps/dyn_order.h"
+#include "util/timing.h"
 
 static uint64_t rng = 88172645463325252ull;
 

@@ -30,15 +30,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fabric.h"
-#include "lft_read.h"
-#include "route_load.h"
-#include "text_input.h"
-#include "topo_read.h"
-#include "transition.h"
-#include "verify.h"
-#include "verify_print.h"
-#include "vl_layers.h"
+#include "fabric/fabric.h"
+#include "io/lft_read.h"
+#include "io/topo_read.h"
+#include "repair/vl_layers.h"
+#include "routes/route_load.h"
+#include "transition/transition.h"
+#include "util/text_input.h"
+#include "verify/verify.h"
+#include "verify/verify_print.h"
 
 /* differing entries shown when the end state does not match --expect */
 #define EXPECT_EXAMPLES 10

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fabric.h"
-#include "net_write.h"
-#include "topo_gen.h"
+#include "fabric/fabric.h"
+#include "fabric/topo_gen.h"
+#include "io/net_write.h"
 
 static const char try_help[] =
 	"Usage: dqr-genfabric [-o FILE] [-s] SPEC\n"

@@ -4,8 +4,8 @@
 #ifndef DQR_SMALL_FABRICS_H
 #define DQR_SMALL_FABRICS_H
 
-#include "fabric.h"
-#include "lft.h"
+#include "fabric/fabric.h"
+#include "fabric/lft.h"
 
 /*
  * A ring of n switches, switch i with LID i + 1, port 1 towards i + 1,

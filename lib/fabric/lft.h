@@ -1,0 +1,61 @@
+/*
+ * lft.h - the linear forwarding tables of every switch of a fabric.
+ *
+ * One row per switch index, one byte per LID 0 .. lid_count-1, so that a
+ * whole fabric's tables are one allocation and a row compares with memcmp
+ * the way OpenSM compares 64-LID blocks.
+ */
+#ifndef DQR_LFT_H
+#define DQR_LFT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "fabric/fabric.h"
+
+#define DQR_LFT_BLOCK 64	/* LIDs per LinearForwardingTable block */
+
+struct dqr_lfts {
+	uint32_t num_switches;
+	uint32_t lid_count;	/* max LID + 1 */
+	uint8_t *port;		/* [sw * lid_count + lid] */
+};
+
+/* All entries DQR_NO_PATH.  Returns NULL when out of memory. */
+struct dqr_lfts *dqr_lfts_new(uint32_t num_switches, uint32_t lid_count);
+struct dqr_lfts *dqr_lfts_clone(const struct dqr_lfts *t);
+void dqr_lfts_free(struct dqr_lfts *t);
+
+static inline uint8_t dqr_lft_get(const struct dqr_lfts *t, uint32_t sw,
+				  uint32_t lid)
+{
+	if (lid >= t->lid_count)
+		return DQR_NO_PATH;
+	return t->port[(size_t)sw * t->lid_count + lid];
+}
+
+static inline void dqr_lft_set(struct dqr_lfts *t, uint32_t sw, uint32_t lid,
+			       uint8_t port)
+{
+	t->port[(size_t)sw * t->lid_count + lid] = port;
+}
+
+static inline uint8_t *dqr_lft_row(const struct dqr_lfts *t, uint32_t sw)
+{
+	return t->port + (size_t)sw * t->lid_count;
+}
+
+struct dqr_lft_diff {
+	uint64_t entries;	/* (switch, LID) entries that differ */
+	uint64_t blocks;	/* 64-LID blocks that differ */
+	uint32_t switches;	/* switches with at least one difference */
+};
+
+/*
+ * Compares two tables of the same switches; LIDs beyond one table's end
+ * count as DQR_NO_PATH there.
+ */
+void dqr_lfts_diff(const struct dqr_lfts *a, const struct dqr_lfts *b,
+		   struct dqr_lft_diff *d);
+
+#endif

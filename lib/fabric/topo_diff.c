@@ -1,0 +1,154 @@
+/*
+ * topo_diff.c - projecting the current cabling onto the reference model.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/node_index.h"
+#include "fabric/topo_diff.h"
+
+static int add_missing(struct dqr_topo_diff *d, uint32_t port, uint32_t *cap)
+{
+	uint32_t *p;
+
+	if (d->num_missing_ports == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		p = realloc(d->missing_ports, sizeof(*p) * *cap);
+		if (!p)
+			return -1;
+		d->missing_ports = p;
+	}
+	d->missing_ports[d->num_missing_ports++] = port;
+	return 0;
+}
+
+/* The port of cur that is the same as ref's port index rp, or NONE. */
+static uint32_t same_port(const struct dqr_fabric *ref,
+			  const struct dqr_fabric *cur,
+			  const uint32_t *ref_to_cur, uint32_t rp)
+{
+	const struct dqr_port *p = &ref->ports[rp];
+	uint32_t cn = ref_to_cur[p->node];
+
+	if (cn == DQR_NONE || p->num > cur->nodes[cn].num_ports)
+		return DQR_NONE;
+	return dqr_port_index(cur, cn, p->num);
+}
+
+/* Removes from f what cur lacks; fills d. */
+static int project(struct dqr_fabric *f, const struct dqr_fabric *ref,
+		   const struct dqr_fabric *cur, const uint32_t *ref_to_cur,
+		   struct dqr_topo_diff *d)
+{
+	uint32_t i, cap = 0, cp, crem, rr, lid;
+
+	for (i = 0; i < ref->num_ports; i++) {
+		const struct dqr_port *p = &ref->ports[i];
+
+		cp = same_port(ref, cur, ref_to_cur, i);
+		if (cp != DQR_NONE && p->base_lid &&
+		    (cur->ports[cp].base_lid != p->base_lid ||
+		     cur->ports[cp].lmc != p->lmc))
+			d->lids_changed++;
+		if (ref_to_cur[p->node] == DQR_NONE && p->base_lid)
+			for (lid = p->base_lid;
+			     lid < p->base_lid + (1u << p->lmc); lid++)
+				dqr_fabric_forget_lid(f, lid);
+		rr = p->remote;
+		if (!p->num || rr == DQR_NONE || rr < i)
+			continue;
+		/* one cable, seen from its lower port index */
+		crem = cp == DQR_NONE ? DQR_NONE : cur->ports[cp].remote;
+		if (crem != DQR_NONE &&
+		    crem == same_port(ref, cur, ref_to_cur, rr))
+			continue;
+		d->links_missing++;
+		dqr_fabric_unlink_port(f, i);
+		if (dqr_is_switch(ref, p->node) && add_missing(d, i, &cap))
+			return -1;
+		if (dqr_is_switch(ref, ref->ports[rr].node) &&
+		    add_missing(d, rr, &cap))
+			return -1;
+	}
+	return 0;
+}
+
+/* Cables and nodes of cur that ref does not have. */
+static void count_new(const struct dqr_fabric *ref,
+		      const struct dqr_fabric *cur,
+		      const uint32_t *cur_to_ref, struct dqr_topo_diff *d)
+{
+	uint32_t i, rn, rrn;
+
+	for (i = 0; i < cur->num_nodes; i++)
+		d->nodes_new += cur_to_ref[i] == DQR_NONE;
+	for (i = 0; i < cur->num_ports; i++) {
+		const struct dqr_port *p = &cur->ports[i];
+		const struct dqr_port *q;
+		uint32_t rp;
+
+		if (!p->num || p->remote == DQR_NONE || p->remote < i)
+			continue;
+		q = &cur->ports[p->remote];
+		rn = cur_to_ref[p->node];
+		rrn = cur_to_ref[q->node];
+		if (rn == DQR_NONE || rrn == DQR_NONE ||
+		    p->num > ref->nodes[rn].num_ports ||
+		    q->num > ref->nodes[rrn].num_ports) {
+			d->links_new++;
+			continue;
+		}
+		rp = dqr_port_index(ref, rn, p->num);
+		if (ref->ports[rp].remote != dqr_port_index(ref, rrn, q->num))
+			d->links_new++;
+	}
+}
+
+struct dqr_fabric *dqr_fabric_project(const struct dqr_fabric *ref,
+				      const struct dqr_fabric *cur,
+				      struct dqr_topo_diff *d)
+{
+	struct dqr_node_index *ix = dqr_node_index_build(cur);
+	uint32_t *ref_to_cur = malloc(sizeof(uint32_t) * (ref->num_nodes + 1));
+	uint32_t *cur_to_ref = malloc(sizeof(uint32_t) * (cur->num_nodes + 1));
+	struct dqr_fabric *f = NULL;
+	uint32_t i;
+
+	memset(d, 0, sizeof(*d));
+	if (!ix || !ref_to_cur || !cur_to_ref)
+		goto out;
+	for (i = 0; i < cur->num_nodes; i++)
+		cur_to_ref[i] = DQR_NONE;
+	for (i = 0; i < ref->num_nodes; i++) {
+		uint32_t c = dqr_node_index_guid(ix, ref->nodes[i].guid);
+
+		/* a node that changed its kind is not the same node */
+		if (c != DQR_NONE && cur->nodes[c].type != ref->nodes[i].type)
+			c = DQR_NONE;
+		ref_to_cur[i] = c;
+		if (c == DQR_NONE)
+			d->nodes_missing++;
+		else
+			cur_to_ref[c] = i;
+	}
+	f = dqr_fabric_clone(ref);
+	if (!f || project(f, ref, cur, ref_to_cur, d)) {
+		dqr_fabric_free(f);
+		dqr_topo_diff_release(d);
+		f = NULL;
+		goto out;
+	}
+	count_new(ref, cur, cur_to_ref, d);
+out:
+	dqr_node_index_free(ix);
+	free(ref_to_cur);
+	free(cur_to_ref);
+	return f;
+}
+
+void dqr_topo_diff_release(struct dqr_topo_diff *d)
+{
+	free(d->missing_ports);
+	d->missing_ports = NULL;
+	d->num_missing_ports = 0;
+}

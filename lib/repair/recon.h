@@ -1,0 +1,82 @@
+/*
+ * recon.h - the reconfiguration state of a fabric under DQR: the
+ * reference model, its original tables, the tables in force, the channel
+ * list and the cables that are down.
+ *
+ * The plugin and the offline simulator drive the same state machine:
+ *
+ *   start   after a full routing: build the channel list from its
+ *           tables and fill the entries it left unrouted (OpenSM's ftree
+ *           leaves switch-to-switch pairs) with DQR;
+ *   update  after each change of the cabling that only removes or
+ *           returns known cables and nodes: on new failures, reroute the
+ *           entries that cross them, starting from the tables in force;
+ *           when something came back, start again from the original
+ *           tables and a channel list built afresh from them, and reroute
+ *           only what is still down (the FT paper: "transparently returns to
+ *           the original routing").
+ */
+#ifndef DQR_RECON_H
+#define DQR_RECON_H
+
+#include <stdint.h>
+
+#include "deps/channel_list.h"
+#include "deps/dyn_order.h"
+#include "fabric/fabric.h"
+#include "fabric/lft.h"
+#include "fabric/topo_diff.h"
+#include "repair/reroute.h"
+
+struct dqr_recon {
+	struct dqr_fabric *ref;		/* the model the indices refer to */
+	struct dqr_lfts *orig;		/* start's tables, holes filled */
+	struct dqr_lfts *cur;		/* the tables in force */
+	struct dqr_dyn_order *cl;
+	struct dqr_reroute *rr;
+	uint32_t *down;			/* switch ports of absent cables */
+	uint32_t num_down;
+	uint64_t updates;
+	struct dqr_cycle cycle;		/* start's tables were cyclic */
+};
+
+struct dqr_recon_result {
+	struct dqr_reroute_stats rs;
+	uint32_t ports_failed;		/* switch ports newly down */
+	uint32_t ports_recovered;	/* switch ports back up */
+	int from_original;		/* restarted from the original tables */
+	struct dqr_lft_diff diff;	/* tables in force against before */
+	double us_list;			/* channel list (re)build */
+	double us_total;
+};
+
+enum {
+	DQR_RECON_OK = 0,
+	DQR_RECON_FAILED = 1,	/* connected entries left without route */
+	DQR_RECON_CYCLIC = 2,	/* start: the tables have a cycle */
+	DQR_RECON_NOMEM = -1,
+};
+
+/*
+ * Starts from tables t of fabric f (both copied).  On DQR_RECON_OK or
+ * DQR_RECON_FAILED, r->cur holds t with the holes DQR could fill filled;
+ * on DQR_RECON_CYCLIC r->cycle names a cycle and nothing else is set.
+ */
+int dqr_recon_start(struct dqr_recon *r, const struct dqr_fabric *f,
+		    const struct dqr_lfts *t, const struct dqr_reroute_opts *o,
+		    struct dqr_recon_result *res);
+
+/*
+ * Brings r->cur in line with proj, r->ref as it is now (from
+ * dqr_fabric_project(), whose diff must be degraded-only).  Returns
+ * DQR_RECON_OK, DQR_RECON_FAILED (r->cur then holds what could be done)
+ * or DQR_RECON_NOMEM.
+ */
+int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
+		     const struct dqr_topo_diff *d,
+		     const struct dqr_reroute_opts *o,
+		     struct dqr_recon_result *res);
+
+void dqr_recon_release(struct dqr_recon *r);
+
+#endif

@@ -1,0 +1,333 @@
+/*
+ * route_load.c - routes per channel under all-to-all traffic and shift
+ * permutations (what is counted is in route_load.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "routes/route_load.h"
+#include "routes/route_walk.h"
+
+static int is_end_port(const struct dqr_fabric *f, uint32_t i)
+{
+	const struct dqr_port *p = &f->ports[i];
+
+	return p->num && p->remote != DQR_NONE && !dqr_is_switch(f, p->node);
+}
+
+/*
+ * The figures over the linked channels of load[] (per sending port);
+ * the route counts in *ld are left alone.
+ */
+static void load_stats(const struct dqr_fabric *f, const uint64_t *load,
+		       struct dqr_route_load *ld)
+{
+	uint64_t sum = 0;
+	uint32_t i;
+
+	ld->channels = 0;
+	ld->max = 0;
+	ld->max_all = 0;
+	ld->min = UINT64_MAX;
+	for (i = 0; i < f->num_ports; i++) {
+		const struct dqr_port *p = &f->ports[i];
+
+		if (!p->num || p->remote == DQR_NONE)
+			continue;
+		if (load[i] > ld->max_all)
+			ld->max_all = load[i];
+		if (!dqr_is_switch(f, p->node) ||
+		    !dqr_is_switch(f, f->ports[p->remote].node))
+			continue;
+		ld->channels++;
+		sum += load[i];
+		if (load[i] > ld->max)
+			ld->max = load[i];
+		if (load[i] < ld->min)
+			ld->min = load[i];
+	}
+	if (!ld->channels)
+		ld->min = 0;
+	ld->mean = ld->channels ? (double)sum / ld->channels : 0.0;
+}
+
+/* ---------------------------------------------------------- all-to-all */
+
+struct load_ctx {
+	const struct dqr_fabric *f;
+	const struct dqr_lfts *t;
+	uint64_t *load;		/* per sending port */
+	uint32_t *inject;	/* end ports entering at each switch */
+	uint64_t *reach;	/* per switch: destinations reached */
+	uint8_t *self_ok;	/* per port: own LID reached from its switch */
+	uint64_t *acc;		/* per switch: routes passing now */
+	uint32_t *by_hops;	/* switches sorted by hops */
+	uint32_t *hop_cnt;
+	struct dqr_walk_state *st;
+	uint32_t *scratch;
+};
+
+/* Adds the routes of every end port to the end port dst to the loads. */
+static void load_dest(struct load_ctx *c, uint32_t dst,
+		      struct dqr_route_load *ld)
+{
+	const struct dqr_fabric *f = c->f;
+	uint32_t lid = f->ports[dst].base_lid, ns = f->num_switches;
+	uint32_t own = dqr_ingress_switch(f, dst), x, i, h, n;
+
+	dqr_walk_dlid(f, c->t, lid, c->st, c->scratch);
+	c->self_ok[dst] = c->st[own].result == DQR_WALK_OK;
+	memset(c->hop_cnt, 0, sizeof(*c->hop_cnt) * 257);
+	for (x = 0; x < ns; x++) {
+		n = c->inject[x] - (x == own);
+		c->acc[x] = n;
+		ld->pairs += n;
+		if (c->st[x].result != DQR_WALK_OK) {
+			ld->unrouted += n;
+			continue;
+		}
+		c->reach[x]++;
+		c->hop_cnt[c->st[x].hops + 1]++;
+	}
+	for (h = 0; h < 256; h++)
+		c->hop_cnt[h + 1] += c->hop_cnt[h];
+	for (x = 0; x < ns; x++)
+		if (c->st[x].result == DQR_WALK_OK)
+			c->by_hops[c->hop_cnt[c->st[x].hops]++] = x;
+	/* farthest first: a switch has all its upstream routes when done */
+	for (i = c->hop_cnt[256]; i-- > 0;) {
+		const struct dqr_node *nd;
+		uint32_t r;
+		uint8_t p;
+
+		x = c->by_hops[i];
+		nd = &f->nodes[f->switches[x]];
+		p = dqr_lft_get(c->t, x, lid);
+		if (p == 0 || !c->acc[x])
+			continue;
+		c->load[nd->port_base + p] += c->acc[x];
+		r = f->ports[nd->port_base + p].remote;
+		if (dqr_is_switch(f, f->ports[r].node))
+			c->acc[f->nodes[f->ports[r].node].sw_index] +=
+				c->acc[x];
+	}
+}
+
+int dqr_route_load(const struct dqr_fabric *f, const struct dqr_lfts *t,
+		   struct dqr_route_load *ld, uint64_t *per_channel)
+{
+	struct load_ctx c = { 0 };
+	uint32_t ns = f->num_switches, i, sw;
+	int ret = -1;
+
+	memset(ld, 0, sizeof(*ld));
+	c.f = f;
+	c.t = t;
+	c.load = per_channel ? per_channel :
+		 malloc(sizeof(*c.load) * (f->num_ports + 1));
+	c.inject = calloc(ns + 1, sizeof(*c.inject));
+	c.reach = calloc(ns + 1, sizeof(*c.reach));
+	c.self_ok = calloc(f->num_ports + 1, 1);
+	c.acc = malloc(sizeof(*c.acc) * (ns + 1));
+	c.by_hops = malloc(sizeof(*c.by_hops) * (ns + 1));
+	c.hop_cnt = malloc(sizeof(*c.hop_cnt) * 257);
+	c.st = malloc(sizeof(*c.st) * (ns + 1));
+	c.scratch = malloc(sizeof(*c.scratch) * (ns + 1));
+	if (!c.load || !c.inject || !c.reach || !c.self_ok || !c.acc ||
+	    !c.by_hops || !c.hop_cnt || !c.st || !c.scratch)
+		goto out;
+	memset(c.load, 0, sizeof(*c.load) * f->num_ports);
+	for (i = 0; i < f->num_ports; i++)
+		if (is_end_port(f, i) && f->ports[i].base_lid &&
+		    (sw = dqr_ingress_switch(f, i)) != DQR_NONE)
+			c.inject[sw]++;
+	for (i = 0; i < f->num_ports; i++)
+		if (is_end_port(f, i) && f->ports[i].base_lid &&
+		    dqr_ingress_switch(f, i) != DQR_NONE &&
+		    dqr_lid_owner(f, f->ports[i].base_lid) == i)
+			load_dest(&c, i, ld);
+	/* an end port sends to every destination its switch reaches */
+	for (i = 0; i < f->num_ports; i++) {
+		if (!is_end_port(f, i) || !f->ports[i].base_lid)
+			continue;
+		sw = dqr_ingress_switch(f, i);
+		if (sw == DQR_NONE || !c.reach[sw])
+			continue;
+		/* less itself, when its own LID was among them */
+		c.load[i] += c.reach[sw] - c.self_ok[i];
+	}
+	load_stats(f, c.load, ld);
+	ret = 0;
+out:
+	if (!per_channel)
+		free(c.load);
+	free(c.inject);
+	free(c.reach);
+	free(c.self_ok);
+	free(c.acc);
+	free(c.by_hops);
+	free(c.hop_cnt);
+	free(c.st);
+	free(c.scratch);
+	return ret;
+}
+
+/* --------------------------------------------------------------- shift */
+
+struct shift_ctx {
+	const struct dqr_fabric *f;
+	const struct dqr_lfts *t;
+	uint32_t n;		/* end ports */
+	uint32_t *ends;		/* their port indices, by base LID */
+	uint32_t *path;		/* one route's channels: num_switches + 1 */
+	uint64_t *load;		/* per sending port */
+};
+
+static void shift_ctx_free(struct shift_ctx *c)
+{
+	free(c->ends);
+	free(c->path);
+	free(c->load);
+}
+
+/*
+ * Lists the end ports that are destinations of dqr_route_load too, in
+ * LID order.  Walking the LID index instead of sorting the ports gives
+ * that order for free.  load is allocated only when own_load is set.
+ */
+static int shift_ctx_init(struct shift_ctx *c, const struct dqr_fabric *f,
+			  const struct dqr_lfts *t, int own_load)
+{
+	uint32_t lid, i;
+
+	memset(c, 0, sizeof(*c));
+	c->f = f;
+	c->t = t;
+	c->ends = malloc(sizeof(*c->ends) * (f->max_lid + 1));
+	c->path = malloc(sizeof(*c->path) * (f->num_switches + 1));
+	if (own_load)
+		c->load = malloc(sizeof(*c->load) * (f->num_ports + 1));
+	if (!c->ends || !c->path || (own_load && !c->load)) {
+		shift_ctx_free(c);
+		return -1;
+	}
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		i = dqr_lid_owner(f, lid);
+		if (i == DQR_NONE || !is_end_port(f, i) ||
+		    f->ports[i].base_lid != lid ||
+		    dqr_ingress_switch(f, i) == DQR_NONE)
+			continue;
+		c->ends[c->n++] = i;
+	}
+	return 0;
+}
+
+/*
+ * Follows the route from end port src to end port dst's base LID, its
+ * channels into c->path.  Returns their number when dst receives it,
+ * else 0 (no path, dead port, delivered elsewhere, loop).
+ */
+static uint32_t walk_route(struct shift_ctx *c, uint32_t src, uint32_t dst)
+{
+	const struct dqr_fabric *f = c->f;
+	uint32_t lid = f->ports[dst].base_lid, ns = f->num_switches;
+	uint32_t x = dqr_ingress_switch(f, src), len = 0, visits, ch, r;
+
+	c->path[len++] = src;
+	for (visits = 0; visits < ns; visits++) {
+		const struct dqr_node *nd = &f->nodes[f->switches[x]];
+		uint8_t p = dqr_lft_get(c->t, x, lid);
+
+		/* port 0 delivers to the switch itself: never a CA's LID */
+		if (p == 0 || p == DQR_NO_PATH || p > nd->num_ports)
+			return 0;
+		ch = nd->port_base + p;
+		r = f->ports[ch].remote;
+		if (r == DQR_NONE)
+			return 0;
+		c->path[len++] = ch;
+		if (!dqr_is_switch(f, f->ports[r].node))
+			return r == dst ? len : 0;
+		x = f->nodes[f->ports[r].node].sw_index;
+	}
+	/* a loop-free route enters each switch at most once */
+	return 0;
+}
+
+static void shift_run(struct shift_ctx *c, uint32_t shift, uint64_t *load,
+		      struct dqr_route_load *ld)
+{
+	uint32_t i, j, k, len, step;
+
+	memset(ld, 0, sizeof(*ld));
+	memset(load, 0, sizeof(*load) * c->f->num_ports);
+	step = c->n ? shift % c->n : 0;
+	for (i = 0; step && i < c->n; i++) {
+		j = i + step;
+		if (j >= c->n)
+			j -= c->n;
+		ld->pairs++;
+		len = walk_route(c, c->ends[i], c->ends[j]);
+		if (!len) {
+			ld->unrouted++;
+			continue;
+		}
+		for (k = 0; k < len; k++)
+			load[c->path[k]]++;
+	}
+	load_stats(c->f, load, ld);
+}
+
+int dqr_shift_load(const struct dqr_fabric *f, const struct dqr_lfts *t,
+		   uint32_t shift, struct dqr_route_load *ld,
+		   uint64_t *per_channel)
+{
+	struct shift_ctx c;
+
+	memset(ld, 0, sizeof(*ld));
+	if (shift_ctx_init(&c, f, t, !per_channel))
+		return -1;
+	shift_run(&c, shift, per_channel ? per_channel : c.load, ld);
+	shift_ctx_free(&c);
+	return 0;
+}
+
+int dqr_shift_load_summary(const struct dqr_fabric *f,
+			   const struct dqr_lfts *t,
+			   struct dqr_shift_summary *s)
+{
+	struct dqr_route_load ld;
+	struct shift_ctx c;
+	double sum_max = 0, sum_mean = 0;
+	uint32_t k, shift;
+
+	memset(s, 0, sizeof(*s));
+	if (shift_ctx_init(&c, f, t, 1))
+		return -1;
+	s->end_ports = c.n;
+	if (c.n >= 2)
+		s->shifts = c.n <= DQR_SHIFT_ALL_MAX ? c.n - 1 :
+			    DQR_SHIFT_SAMPLE;
+	for (k = 0; k < s->shifts; k++) {
+		/* above DQR_SHIFT_ALL_MAX, n - 1 > the sample: distinct */
+		shift = c.n <= DQR_SHIFT_ALL_MAX ? k + 1 :
+			1 + (uint32_t)((uint64_t)k * (c.n - 1) /
+				       DQR_SHIFT_SAMPLE);
+		shift_run(&c, shift, c.load, &ld);
+		s->channels = ld.channels;
+		s->routes += ld.pairs;
+		s->unrouted += ld.unrouted;
+		if (ld.max > s->worst_max || !s->worst_shift) {
+			s->worst_max = ld.max;
+			s->worst_shift = shift;
+		}
+		sum_max += (double)ld.max;
+		sum_mean += ld.mean;
+	}
+	if (s->shifts) {
+		s->mean_max = sum_max / s->shifts;
+		s->mean = sum_mean / s->shifts;
+	}
+	shift_ctx_free(&c);
+	return 0;
+}

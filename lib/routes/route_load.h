@@ -1,0 +1,93 @@
+/*
+ * route_load.h - how many routes each channel carries under a traffic
+ * pattern: all-to-all and shift permutations of the end ports.
+ *
+ * The end ports are the CA (or router) ports with a base LID, cabled to
+ * a switch; a destination must also own its base LID (the LID index may
+ * have forgotten one whose tables are unknown, see fabric.h).  A route
+ * is one packet's path from a source to a destination's base LID
+ * through the tables.  Only delivered routes load channels: one that meets
+ * DQR_NO_PATH, a port without a link, a loop or the wrong end port is
+ * counted as unrouted and loads nothing, so that a broken table does
+ * not show up as a busy link.
+ *
+ * Channels are named by the global index of the port that sends (see
+ * fabric.h).  CA links carry the same load under every routing (one
+ * route per destination or per source), so max, min and mean are over
+ * the linked switch-to-switch channels, where routings differ; max_all
+ * includes the CA links.
+ */
+#ifndef DQR_ROUTE_LOAD_H
+#define DQR_ROUTE_LOAD_H
+
+#include <stdint.h>
+
+#include "fabric/fabric.h"
+#include "fabric/lft.h"
+
+struct dqr_route_load {
+	uint64_t pairs;		/* (source, destination) pairs */
+	uint64_t unrouted;	/* of them, not delivered */
+	uint32_t channels;	/* linked switch-to-switch channels */
+	uint64_t max, min;	/* routes on the busiest / idlest of them */
+	double mean;
+	uint64_t max_all;	/* busiest channel, CA links included */
+};
+
+/*
+ * All-to-all: one route from every end port to every other one.  Counted
+ * per destination over its in-tree, O(switches) per LID.
+ *
+ * Fills *ld for tables t on f.  When per_channel is not NULL it receives
+ * the routes per channel, indexed by the global port index that sends
+ * (f->num_ports entries).  Returns 0, or -1 when out of memory.
+ */
+int dqr_route_load(const struct dqr_fabric *f, const struct dqr_lfts *t,
+		   struct dqr_route_load *ld, uint64_t *per_channel);
+
+/*
+ * Shift permutation: the N end ports in ascending order of base LID,
+ * source i sends one route to end port (i + shift) mod N.  Each route is
+ * walked through the tables, O(hops); more than num_switches switches on
+ * one route is a loop.  A shift that is a multiple of N sends nothing
+ * (no end port sends to itself).
+ *
+ * Fills *ld as dqr_route_load does (pairs = routes of this shift), and
+ * per_channel when not NULL (f->num_ports entries).  Returns 0, or -1
+ * when out of memory.
+ */
+int dqr_shift_load(const struct dqr_fabric *f, const struct dqr_lfts *t,
+		   uint32_t shift, struct dqr_route_load *ld,
+		   uint64_t *per_channel);
+
+/* Up to this many end ports every shift is run; above, a sample. */
+#define DQR_SHIFT_ALL_MAX 2048
+#define DQR_SHIFT_SAMPLE 64
+
+/*
+ * Shift loads over many shifts.  The per-shift figures are those of
+ * dqr_shift_load, over the switch-to-switch channels.
+ */
+struct dqr_shift_summary {
+	uint32_t end_ports;	/* N, the end ports permuted */
+	uint32_t shifts;	/* shifts run: N - 1, or DQR_SHIFT_SAMPLE */
+	uint32_t channels;	/* linked switch-to-switch channels */
+	uint64_t routes;	/* routes of all shifts run */
+	uint64_t unrouted;	/* of them, not delivered */
+	uint64_t worst_max;	/* largest busiest-channel load of a shift */
+	uint32_t worst_shift;	/* the first shift with that load, 0 if none */
+	double mean_max;	/* busiest-channel load, mean over shifts */
+	double mean;		/* mean channel load, mean over shifts */
+};
+
+/*
+ * Runs every shift 1 .. N-1 when N <= DQR_SHIFT_ALL_MAX, else
+ * DQR_SHIFT_SAMPLE shifts spread evenly over 1 .. N-1 (shift
+ * 1 + k (N-1) / DQR_SHIFT_SAMPLE for k = 0 .. DQR_SHIFT_SAMPLE-1), and
+ * fills *s (all zero when N < 2).  Returns 0, or -1 when out of memory.
+ */
+int dqr_shift_load_summary(const struct dqr_fabric *f,
+			   const struct dqr_lfts *t,
+			   struct dqr_shift_summary *s);
+
+#endif

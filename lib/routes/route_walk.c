@@ -1,0 +1,130 @@
+/*
+ * route_walk.c - the outcome of every switch's route towards one DLID.
+ */
+#include "routes/route_walk.h"
+
+/* results beyond the real ones mark work in progress */
+#define WALK_UNKNOWN 0xff
+#define WALK_ACTIVE 0xfe
+
+static const char *const result_names[DQR_WALK_NUM_RESULTS] = {
+	[DQR_WALK_OK] = "ok",
+	[DQR_WALK_NO_PATH] = "no-path",
+	[DQR_WALK_DEAD_PORT] = "dead-port",
+	[DQR_WALK_LOOP] = "loop",
+	[DQR_WALK_WRONG_END] = "wrong-end",
+};
+
+const char *dqr_walk_result_name(enum dqr_walk_result r)
+{
+	return r < DQR_WALK_NUM_RESULTS ? result_names[r] : "?";
+}
+
+uint32_t dqr_ingress_switch(const struct dqr_fabric *f, uint32_t port)
+{
+	const struct dqr_port *p = &f->ports[port];
+
+	if (dqr_is_switch(f, p->node))
+		return f->nodes[p->node].sw_index;
+	if (p->remote == DQR_NONE)
+		return DQR_NONE;
+	return f->nodes[f->ports[p->remote].node].sw_index;
+}
+
+static void settle(struct dqr_walk_state *s, uint8_t result, uint8_t hops,
+		   uint32_t fail_sw)
+{
+	s->result = result;
+	s->hops = hops;
+	s->fail_sw = fail_sw;
+}
+
+/*
+ * One step from switch sw: either a final outcome (returns DQR_NONE and
+ * fills *out), or the switch index the packet moves to.
+ */
+static uint32_t step(const struct dqr_fabric *f, const struct dqr_lfts *t,
+		     uint32_t lid, uint32_t owner, uint32_t sw,
+		     struct dqr_walk_state *out)
+{
+	const struct dqr_node *n = &f->nodes[f->switches[sw]];
+	uint8_t p = dqr_lft_get(t, sw, lid);
+	uint32_t r;
+
+	if (p == 0) {
+		if (owner == n->port_base)
+			settle(out, DQR_WALK_OK, 0, DQR_NONE);
+		else
+			settle(out, DQR_WALK_WRONG_END, 0, sw);
+		return DQR_NONE;
+	}
+	if (p == DQR_NO_PATH) {
+		settle(out, DQR_WALK_NO_PATH, 0, sw);
+		return DQR_NONE;
+	}
+	if (p > n->num_ports || f->ports[n->port_base + p].remote == DQR_NONE) {
+		settle(out, DQR_WALK_DEAD_PORT, 0, sw);
+		return DQR_NONE;
+	}
+	r = f->ports[n->port_base + p].remote;
+	if (dqr_is_switch(f, f->ports[r].node))
+		return f->nodes[f->ports[r].node].sw_index;
+	if (r == owner)
+		settle(out, DQR_WALK_OK, 1, DQR_NONE);
+	else
+		settle(out, DQR_WALK_WRONG_END, 0, sw);
+	return DQR_NONE;
+}
+
+void dqr_walk_dlid(const struct dqr_fabric *f, const struct dqr_lfts *t,
+		   uint32_t lid, struct dqr_walk_state *st, uint32_t *stack)
+{
+	uint32_t owner = dqr_lid_owner(f, lid), s, n, top, i;
+	struct dqr_walk_state end = { DQR_NONE, DQR_WALK_LOOP, 0, 0 };
+
+	for (s = 0; s < f->num_switches; s++) {
+		st[s].result = WALK_UNKNOWN;
+		st[s].on_loop = 0;
+	}
+
+	for (s = 0; s < f->num_switches; s++) {
+		if (st[s].result != WALK_UNKNOWN)
+			continue;
+		/* follow the route until something already known */
+		top = 0;
+		n = s;
+		for (;;) {
+			st[n].result = WALK_ACTIVE;
+			stack[top++] = n;
+			n = step(f, t, lid, owner, n, &end);
+			if (n == DQR_NONE || st[n].result != WALK_UNKNOWN)
+				break;
+		}
+		if (n != DQR_NONE && st[n].result == WALK_ACTIVE) {
+			/* n is on this stack: the entries from n on loop */
+			for (i = top; i-- > 0;) {
+				st[stack[i]].on_loop = 1;
+				if (stack[i] == n)
+					break;
+			}
+			settle(&end, DQR_WALK_LOOP, 0, n);
+		} else if (n != DQR_NONE) {
+			end = st[n];
+			if (end.result == DQR_WALK_OK)
+				end.hops = end.hops < 255 ? end.hops + 1 : 255;
+		}
+		/* unwind: each switch is one hop further than its successor */
+		st[stack[--top]].result = end.result;
+		st[stack[top]].hops = end.hops;
+		st[stack[top]].fail_sw = end.fail_sw;
+		while (top > 0) {
+			struct dqr_walk_state *prev = &st[stack[top]];
+			struct dqr_walk_state *cur = &st[stack[--top]];
+
+			cur->result = prev->result;
+			cur->fail_sw = prev->fail_sw;
+			cur->hops = prev->result != DQR_WALK_OK ? 0 :
+				    prev->hops < 255 ? prev->hops + 1 : 255;
+		}
+	}
+}

@@ -1,0 +1,133 @@
+/*
+ * text_input.c - line reader and strict number parsing for the readers.
+ */
+#define _GNU_SOURCE		/* getline on older C libraries */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/text_input.h"
+
+void dqr_text_input_init(struct dqr_text_input *in, FILE *fp,
+			 const char *fname)
+{
+	memset(in, 0, sizeof(*in));
+	in->fp = fp;
+	in->fname = fname ? fname : "<input>";
+}
+
+void dqr_text_input_release(struct dqr_text_input *in)
+{
+	free(in->line);
+	in->line = NULL;
+	in->cap = 0;
+	in->len = 0;
+}
+
+static void verror(const char *fname, unsigned long lineno, char *err,
+		   size_t errlen, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (!err || !errlen)
+		return;
+	n = snprintf(err, errlen, "%s:%lu: ", fname, lineno);
+	if (n < 0 || (size_t)n >= errlen)
+		return;
+	vsnprintf(err + n, errlen - n, fmt, ap);
+}
+
+void dqr_text_error(const struct dqr_text_input *in, char *err,
+		    size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(in->fname, in->lineno, err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+void dqr_text_error_at(const char *fname, unsigned long lineno, char *err,
+		       size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(fname, lineno, err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+int dqr_text_input_next(struct dqr_text_input *in, char *err, size_t errlen)
+{
+	ssize_t n;
+
+	errno = 0;
+	n = getline(&in->line, &in->cap, in->fp);
+	if (n < 0) {
+		/* getline reports both end of file and errors as -1 */
+		if (ferror(in->fp) || errno == ENOMEM) {
+			dqr_text_error(in, err, errlen, "read error: %s",
+				       strerror(errno ? errno : EIO));
+			return -1;
+		}
+		in->len = 0;
+		return 0;
+	}
+	in->lineno++;
+	if (n > 0 && in->line[n - 1] == '\n')
+		n--;
+	if (n > 0 && in->line[n - 1] == '\r')
+		n--;
+	in->line[n] = '\0';
+	in->len = (size_t)n;
+	if (memchr(in->line, '\0', in->len)) {
+		dqr_text_error(in, err, errlen,
+			       "NUL byte in line (binary data?)");
+		return -1;
+	}
+	return 1;
+}
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+int dqr_parse_uint(const char *s, size_t len, unsigned base, uint64_t max,
+		   uint64_t *val)
+{
+	uint64_t v = 0, lim;
+	size_t i;
+
+	if (base == 0) {
+		if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+			s += 2;
+			len -= 2;
+			base = 16;
+		} else {
+			base = 10;
+		}
+	}
+	if (len == 0 || (base != 10 && base != 16))
+		return -1;
+	lim = max / base;	/* one division per number, not per digit */
+	for (i = 0; i < len; i++) {
+		int d = digit_value(s[i]);
+
+		if (d >= (int)base || v > lim)
+			return -1;
+		v *= base;
+		if ((uint64_t)d > max - v)
+			return -1;
+		v += (uint64_t)d;
+	}
+	*val = v;
+	return 0;
+}

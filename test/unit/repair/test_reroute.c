@@ -1,0 +1,305 @@
+/*
+ * test_reroute.c - DQR on rings routed as a line: a cut link is bridged
+ * through the wrap link, only broken entries change, old and new routes
+ * fit one channel list, recovery restores the tables, and a route that
+ * no legal order admits is counted as failed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "deps/cdg.h"
+#include "deps/channel_list.h"
+#include "repair/reroute.h"
+#include "routes/route_walk.h"
+#include "small_fabrics.h"
+#include "unit.h"
+#include "verify/verify.h"
+
+struct world {
+	unsigned n;
+	struct dqr_fabric *f;
+	struct dqr_lfts *orig, *t;
+	struct dqr_dyn_order *cl;
+	struct dqr_reroute *rr;
+};
+
+static void world_init(struct world *w, unsigned n)
+{
+	struct dqr_channel_list cl;
+	struct dqr_cdg *g;
+
+	w->n = n;
+	w->f = ring_fabric(n);
+	REQUIRE(w->f);
+	w->orig = ring_as_line(w->f, n);
+	w->t = dqr_lfts_clone(w->orig);
+	g = dqr_cdg_build(w->f, w->orig);
+	REQUIRE(g && dqr_channel_list_build(w->f, g, &cl, NULL) == 0);
+	w->cl = dqr_dyn_new(g, &cl);
+	REQUIRE(w->cl);
+	dqr_channel_list_free(&cl);
+	dqr_cdg_free(g);
+	w->rr = dqr_reroute_new(w->f);
+	REQUIRE(w->rr);
+}
+
+/* A fresh channel list from the dependencies of t alone. */
+static void world_reset_list(struct world *w, const struct dqr_lfts *t)
+{
+	struct dqr_channel_list cl;
+	struct dqr_cdg *g = dqr_cdg_build(w->f, t);
+
+	REQUIRE(g && dqr_channel_list_build(w->f, g, &cl, NULL) == 0);
+	dqr_dyn_free(w->cl);
+	w->cl = dqr_dyn_new(g, &cl);
+	REQUIRE(w->cl);
+	dqr_channel_list_free(&cl);
+	dqr_cdg_free(g);
+}
+
+static void world_free(struct world *w)
+{
+	dqr_reroute_free(w->rr);
+	dqr_dyn_free(w->cl);
+	dqr_lfts_free(w->orig);
+	dqr_lfts_free(w->t);
+	dqr_fabric_free(w->f);
+}
+
+/* Every dependency of t on the current cabling points up in the list. */
+static int list_covers(struct world *w, const struct dqr_lfts *t)
+{
+	struct dqr_cdg *g = dqr_cdg_build(w->f, t);
+	int ok = g && dqr_cl_covers(w->cl, g);
+
+	dqr_cdg_free(g);
+	return ok;
+}
+
+/* The (switch, LID) entries whose route fails on the current cabling. */
+static uint8_t *broken_map(struct world *w, const struct dqr_lfts *t)
+{
+	uint8_t *b = calloc((size_t)w->f->num_switches * t->lid_count, 1);
+	struct dqr_walk_state st[16];
+	uint32_t stack[16], lid, sw;
+
+	for (lid = 1; lid < t->lid_count; lid++) {
+		dqr_walk_dlid(w->f, t, lid, st, stack);
+		for (sw = 0; sw < w->f->num_switches; sw++)
+			b[sw * t->lid_count + lid] =
+				st[sw].result != DQR_WALK_OK;
+	}
+	return b;
+}
+
+static void test_cut_and_recover(int mode, int turns)
+{
+	struct world w;
+	struct dqr_reroute_opts o = { .mode = mode, .turns = turns };
+	struct dqr_reroute_stats st;
+	struct dqr_verify_report r;
+	uint32_t cut[2], *lids, sw, lid, bad = 0;
+	uint8_t *broken;
+	int64_t n;
+
+	world_init(&w, 6);
+	/* cut switch 2 <-> switch 3 */
+	cut[0] = dqr_port_index(w.f, 2, 1);
+	cut[1] = dqr_port_index(w.f, 3, 2);
+	n = dqr_lids_through_ports(w.f, w.t, cut, 2, &lids);
+	/* right of 2: sw3..5 and their CAs; left of 3: sw0..2, CAs */
+	CHECK_EQ(n, 12);
+	dqr_fabric_unlink_port(w.f, cut[0]);
+	broken = broken_map(&w, w.t);
+
+	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, lids,
+				 (uint32_t)n, &st), 0);
+	CHECK_EQ(st.failed, 0);
+	CHECK_EQ(st.disconnected, 0);
+	CHECK(st.broken > 0);
+	CHECK(st.changed > 0 && st.changed <= st.broken);
+	CHECK(st.turns > 0);
+	/* only entries whose route broke were written */
+	for (sw = 0; sw < w.n; sw++)
+		for (lid = 1; lid < w.t->lid_count; lid++)
+			if (dqr_lft_get(w.t, sw, lid) !=
+			    dqr_lft_get(w.orig, sw, lid) &&
+			    !broken[sw * w.t->lid_count + lid])
+				bad++;
+	CHECK_EQ(bad, 0);
+	free(broken);
+	REQUIRE(dqr_verify(w.f, w.t, &r, NULL) == 0);
+	CHECK(dqr_verify_ok(&r, DQR_PAIRS_ALL));
+	CHECK_EQ(dqr_report_unreachable(&r), 0);
+	dqr_verify_report_free(&r);
+	/* old and new routes together: one channel list */
+	CHECK(list_covers(&w, w.t));
+	CHECK(list_covers(&w, w.orig));
+	CHECK(dqr_dyn_valid(w.cl));
+	free(lids);
+
+	/*
+	 * The link comes back.  On a ring the detour and the original
+	 * routes together go all the way round: the revived channel cannot
+	 * rejoin this list: the run says so ...
+	 */
+	CHECK_EQ(dqr_fabric_link(w.f, 2, 1, 3, 2), 0);
+	{
+		const struct dqr_lfts *both[2] = { w.t, w.orig };
+		struct dqr_cdg *g = dqr_cdg_build_multi(w.f, both, 2);
+		struct dqr_channel_list ul;
+
+		REQUIRE(g);
+		CHECK_EQ(dqr_channel_list_build(w.f, g, &ul, NULL), 1);
+		dqr_cdg_free(g);
+	}
+	memcpy(w.t->port, w.orig->port,
+	       (size_t)w.t->num_switches * w.t->lid_count);
+	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, NULL, 0, &st), 0);
+	CHECK(dqr_dyn_is_retired(w.cl, cut[0]));
+	CHECK_EQ(st.revive_refused, 2);
+	/* ... and a list built afresh from the original routes takes it */
+	world_reset_list(&w, w.orig);
+	memcpy(w.t->port, w.orig->port,
+	       (size_t)w.t->num_switches * w.t->lid_count);
+	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, NULL, 0, &st), 0);
+	CHECK_EQ(st.broken, 0);
+	CHECK_EQ(st.changed, 0);
+	CHECK(!memcmp(w.t->port, w.orig->port,
+		      (size_t)w.t->num_switches * w.t->lid_count));
+	CHECK(!dqr_dyn_is_retired(w.cl, cut[0]));
+	CHECK(list_covers(&w, w.orig));
+	world_free(&w);
+}
+
+/* A turn the list already forbids leaves the crossing routes failed. */
+static void test_no_legal_route(void)
+{
+	struct world w;
+	struct dqr_reroute_opts o = { 0 };
+	struct dqr_reroute_stats st;
+	uint32_t wrap_03, left_32, left_21, cut;
+
+	world_init(&w, 4);
+	wrap_03 = dqr_port_index(w.f, 0, 2);	/* 0 -> 3 over the wrap */
+	left_32 = dqr_port_index(w.f, 3, 2);	/* 3 -> 2 */
+	left_21 = dqr_port_index(w.f, 2, 2);	/* 2 -> 1 */
+	/* forbid going on from the wrap link: 3->2 before 0->3 */
+	REQUIRE(dqr_dyn_add(w.cl, left_32, wrap_03) >= 0);
+	/* and arriving at 3's CA over the wrap: 3->CA before 0->3 */
+	REQUIRE(dqr_dyn_add(w.cl, dqr_port_index(w.f, 3, 3), wrap_03) >= 0);
+	(void)left_21;
+	cut = dqr_port_index(w.f, 1, 1);	/* cut 1 -> 2 */
+	dqr_fabric_unlink_port(w.f, cut);
+	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, NULL, 0, &st), 0);
+	CHECK(st.failed > 0);
+	CHECK_EQ(st.holes, 0);
+	CHECK_EQ(st.disconnected, 0);
+	CHECK(st.refused > 0);
+	/* what was committed still fits the list, and so do the tables:
+	 * entries left without a route are dropped, not kept pointing
+	 * into a re-attached switch */
+	CHECK(dqr_dyn_valid(w.cl));
+	CHECK(list_covers(&w, w.t));
+	CHECK(st.changed >= st.failed);
+	world_free(&w);
+}
+
+/* Entries that never had a route and find none are holes, not failures. */
+static void test_holes_left(void)
+{
+	struct world w;
+	struct dqr_reroute_opts o = { 0 };
+	struct dqr_reroute_stats st;
+	uint32_t wrap_03, lid;
+
+	world_init(&w, 4);
+	wrap_03 = dqr_port_index(w.f, 0, 2);
+	REQUIRE(dqr_dyn_add(w.cl, dqr_port_index(w.f, 3, 2), wrap_03) >= 0);
+	REQUIRE(dqr_dyn_add(w.cl, dqr_port_index(w.f, 3, 3), wrap_03) >= 0);
+	dqr_fabric_unlink_port(w.f, dqr_port_index(w.f, 1, 1));
+	/* switch 1 never had a route to the right side */
+	for (lid = 1; lid < w.t->lid_count; lid++)
+		if (dqr_lft_get(w.t, 1, lid) == 1)
+			dqr_lft_set(w.t, 1, lid, DQR_NO_PATH);
+	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, NULL, 0, &st), 0);
+	CHECK(st.holes > 0);
+	CHECK(st.failed > 0);	/* switch 0 had a route through 1 */
+	world_free(&w);
+}
+
+/* Cutting the ring twice splits it: the far side is disconnected. */
+static void test_disconnected(void)
+{
+	struct world w;
+	struct dqr_reroute_opts o = { 0 };
+	struct dqr_reroute_stats st;
+	struct dqr_verify_report r;
+
+	world_init(&w, 6);
+	dqr_fabric_unlink_port(w.f, dqr_port_index(w.f, 1, 1));
+	dqr_fabric_unlink_port(w.f, dqr_port_index(w.f, 4, 1));
+	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, NULL, 0, &st), 0);
+	CHECK_EQ(st.failed, 0);
+	CHECK(st.disconnected > 0);
+	REQUIRE(dqr_verify(w.f, w.t, &r, NULL) == 0);
+	CHECK(dqr_verify_ok(&r, DQR_PAIRS_ALL));
+	CHECK(r.disconnected[DQR_PAIR_CA_CA] > 0);
+	dqr_verify_report_free(&r);
+	CHECK(list_covers(&w, w.t));
+	world_free(&w);
+}
+
+/* The unrouted entries of a base engine are filled the same way. */
+static void test_fill_holes(void)
+{
+	struct world w;
+	struct dqr_reroute_opts o = { 0 };
+	struct dqr_reroute_stats st;
+	struct dqr_verify_report r;
+	uint32_t *lids, sw, lid, bad = 0;
+	uint8_t *broken;
+	int64_t n;
+
+	world_init(&w, 5);
+	/* switch-to-switch entries left unrouted, as OpenSM's ftree does */
+	for (sw = 0; sw < w.n; sw++)
+		dqr_lft_set(w.t, sw, (sw + 2) % w.n + 1, DQR_NO_PATH);
+	n = dqr_lids_with_holes(w.f, w.t, &lids);
+	CHECK_EQ(n, 5);
+	broken = broken_map(&w, w.t);
+	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, lids, (uint32_t)n,
+				 &st), 0);
+	CHECK_EQ(st.failed, 0);
+	/* the holes, and upstream switches a shorter way round saves a hop */
+	CHECK(st.changed >= 5 && st.changed <= st.broken);
+	for (sw = 0; sw < w.n; sw++) {
+		CHECK(dqr_lft_get(w.t, sw, (sw + 2) % w.n + 1) != DQR_NO_PATH);
+		for (lid = 1; lid < w.t->lid_count; lid++)
+			bad += dqr_lft_get(w.t, sw, lid) !=
+			       dqr_lft_get(w.orig, sw, lid) &&
+			       dqr_lft_get(w.orig, sw, lid) != 0 &&
+			       !broken[sw * w.t->lid_count + lid];
+	}
+	CHECK_EQ(bad, 0);
+	free(broken);
+	REQUIRE(dqr_verify(w.f, w.t, &r, NULL) == 0);
+	CHECK(dqr_verify_ok(&r, DQR_PAIRS_ALL));
+	dqr_verify_report_free(&r);
+	CHECK(list_covers(&w, w.t));
+	free(lids);
+	world_free(&w);
+}
+
+int main(void)
+{
+	test_cut_and_recover(DQR_MODE_END_TO_END, DQR_TURNS_EACH);
+	test_cut_and_recover(DQR_MODE_END_TO_END, DQR_TURNS_PATH);
+	test_cut_and_recover(DQR_MODE_LOCAL, DQR_TURNS_EACH);
+	test_cut_and_recover(DQR_MODE_LOCAL, DQR_TURNS_PATH);
+	test_no_legal_route();
+	test_holes_left();
+	test_disconnected();
+	test_fill_holes();
+	return unit_finish();
+}

@@ -1,0 +1,980 @@
+/*
+ * test_transition.c - staged transitions: constructed changes where a
+ * one-shot or a naive switch-by-switch upload loops or deadlocks and the
+ * planner's order does not, OSR's Fig. 1, a change no order can bridge,
+ * plan records and their replay.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/topo_gen.h"
+#include "small_fabrics.h"
+#include "transition/transition.h"
+#include "unit.h"
+
+/*
+ * Ring tables that never use the link cut-1 <-> cut: the ring read as a
+ * line starting at position cut.  ring_cut(f, n, 0) is ring_as_line().
+ */
+static struct dqr_lfts *ring_cut(const struct dqr_fabric *f, unsigned n,
+				 unsigned cut)
+{
+	struct dqr_lfts *t = dqr_lfts_new(f->num_switches, f->max_lid + 1);
+	unsigned sw, lid, ps, pd;
+
+	for (sw = 0; sw < n; sw++) {
+		for (lid = 1; lid <= 2 * n; lid++) {
+			ps = (sw + n - cut) % n;
+			pd = ((lid - 1) % n + n - cut) % n;
+			dqr_lft_set(t, sw, lid, pd > ps ? 1 : 2);
+		}
+		dqr_lft_set(t, sw, sw + 1, 0);
+		dqr_lft_set(t, sw, n + sw + 1, 3);
+	}
+	return t;
+}
+
+/*
+ * 2x2 mesh of topo_gen (switch position x + 2y, port 1 +x, 2 -x, 3 +y,
+ * 4 -y, CA on port 5; switch LIDs 1..4, CA LIDs 5..8) routed in
+ * dimension order, y first or x first.  With twist, the routes of
+ * position 3 to position 0 and of position 1 to position 2 take y first
+ * for the switch LID and x first for the CA LID, whatever yfirst says.
+ */
+static struct dqr_lfts *mesh2x2_dor(const struct dqr_fabric *f, int yfirst,
+				    int twist)
+{
+	struct dqr_lfts *t = dqr_lfts_new(f->num_switches, f->max_lid + 1);
+	unsigned sw, lid, d, p;
+	int yf;
+
+	for (sw = 0; sw < 4; sw++)
+		for (lid = 1; lid <= 8; lid++) {
+			unsigned sx = sw % 2, sy = sw / 2;
+
+			d = (lid - 1) % 4;
+			yf = yfirst;
+			if (twist && ((sw == 3 && d == 0) ||
+				      (sw == 1 && d == 2)))
+				yf = lid <= 4;
+			if (yf && sy != d / 2)
+				p = d / 2 > sy ? 3 : 4;
+			else if (sx != d % 2)
+				p = d % 2 > sx ? 1 : 2;
+			else if (sy != d / 2)
+				p = d / 2 > sy ? 3 : 4;
+			else
+				p = lid <= 4 ? 0 : 5;
+			dqr_lft_set(t, sw, lid, p);
+		}
+	return t;
+}
+
+static struct dqr_fabric *gen(const char *spec)
+{
+	struct dqr_gen_spec s;
+	char err[256];
+
+	if (dqr_gen_parse(spec, &s, err, sizeof(err)))
+		return NULL;
+	return dqr_gen_build(&s, err, sizeof(err));
+}
+
+/* A plan of given stages: stage s holds entries [off[s], off[s + 1]). */
+static void plan_of(struct dqr_plan *p, const struct dqr_plan_entry *e,
+		    uint32_t n, const uint32_t *off, uint32_t ns)
+{
+	uint32_t s;
+
+	dqr_plan_init(p);
+	p->entries = malloc(sizeof(*e) * n);
+	p->stage_off = malloc(sizeof(uint32_t) * (ns + 1));
+	p->stage_reconf = calloc(ns, sizeof(uint64_t));
+	p->stage_num = malloc(sizeof(uint32_t) * ns);
+	memcpy(p->entries, e, sizeof(*e) * n);
+	memcpy(p->stage_off, off, sizeof(uint32_t) * (ns + 1));
+	for (s = 0; s < ns; s++)
+		p->stage_num[s] = s + 1;
+	p->num_entries = n;
+	p->num_stages = ns;
+}
+
+static struct dqr_plan_entry pe(uint32_t sw, uint32_t lid, uint8_t o,
+				uint8_t n)
+{
+	struct dqr_plan_entry e = { sw, lid, 0, o, n };
+
+	return e;
+}
+
+/* Replays p from a, checks every stage holds and the end equals b. */
+static int replay_clean(const struct dqr_fabric *f, const struct dqr_lfts *a,
+			const struct dqr_lfts *b, const struct dqr_plan *p)
+{
+	struct dqr_replay_report rr;
+	struct dqr_lfts *end = NULL;
+	struct dqr_lft_diff d;
+	int ok;
+
+	if (dqr_plan_replay(f, a, p, &end, &rr))
+		return 0;
+	dqr_lfts_diff(end, b, &d);
+	ok = dqr_replay_ok(&rr) && rr.num_stages == p->num_stages &&
+	     d.entries == 0;
+	dqr_replay_report_release(&rr);
+	dqr_lfts_free(end);
+	return ok;
+}
+
+/* Every plan entry once, and exactly the entries where a and b differ. */
+static int plan_covers(const struct dqr_fabric *f, const struct dqr_lfts *a,
+		       const struct dqr_lfts *b, const struct dqr_plan *p)
+{
+	struct dqr_lft_diff d;
+	uint32_t s, i, n = 0;
+
+	dqr_lfts_diff(a, b, &d);
+	for (s = 0; s < p->num_stages; s++) {
+		if (p->stage_off[s + 1] <= p->stage_off[s])
+			return 0;
+		for (i = p->stage_off[s]; i < p->stage_off[s + 1]; i++) {
+			const struct dqr_plan_entry *e = &p->entries[i];
+
+			if (e->old_port != dqr_lft_get(a, e->sw, e->lid) ||
+			    e->new_port != dqr_lft_get(b, e->sw, e->lid))
+				return 0;
+			n++;
+		}
+	}
+	(void)f;
+	return n == p->num_entries && n == d.entries;
+}
+
+/*
+ * A ring routed as a line, rerouted around a cut elsewhere: old and new
+ * together are both looping and cyclic; the planner's stages are not.
+ * Moving the cut of a 6-ring by 3 cannot be bridged at all: clockwise,
+ * the old turns at sw2 and sw3 die only once sw0 and sw1 take their new
+ * (counter-clockwise) routes towards 3..5, which already adds the new
+ * counter-clockwise turns at sw0 and sw5; counter-clockwise, the same
+ * holds the other way round.  Neither cycle's old turns can die first.
+ */
+static void ring_cut_case(unsigned n, unsigned cut, int bridgeable)
+{
+	struct dqr_fabric *f = ring_fabric(n);
+	struct dqr_lfts *a, *b;
+	struct dqr_one_shot_report os;
+	struct dqr_replay_report rr;
+	struct dqr_plan_report r;
+	struct dqr_plan p;
+	uint32_t s;
+
+	REQUIRE(f);
+	a = ring_as_line(f, n);
+	b = ring_cut(f, n, cut);
+	REQUIRE(a && b);
+
+	REQUIRE(!dqr_one_shot_judge(f, a, b, &os));
+	CHECK(!dqr_one_shot_ok(&os));
+	CHECK(os.whole.loop_dlids > 0);
+	CHECK(os.whole.cyclic);
+	CHECK(os.whole.cycle.len > 0);
+	CHECK_EQ(os.old_loop_dlids, 0);
+	CHECK_EQ(os.new_loop_dlids, 0);
+	CHECK(!os.old_cyclic && !os.new_cyclic);
+	CHECK_EQ(os.states, 2 * os.switches);
+	CHECK(os.first_bad > 0);
+	dqr_one_shot_report_release(&os);
+
+	dqr_plan_init(&p);
+	REQUIRE(!dqr_plan_build(f, a, b, &p, &r));
+	CHECK(r.old_ok && r.new_ok);
+	CHECK_EQ(r.stages, p.num_stages);
+	CHECK(r.checks > 0);
+	CHECK(plan_covers(f, a, b, &p));
+	if (bridgeable) {
+		CHECK(r.safe);
+		CHECK_EQ(r.reason[0], '\0');
+		CHECK(p.num_stages >= 2 && p.num_stages <= r.levels);
+		CHECK(replay_clean(f, a, b, &p));
+	} else {
+		CHECK(!r.safe);
+		CHECK(r.forced > 0);
+		CHECK(strstr(r.reason, "no safe order") != NULL);
+		CHECK(strstr(r.reason, "dependency cycle of 6 channels") !=
+		      NULL);
+		/* unsafe only where forced, and never a loop */
+		REQUIRE(!dqr_plan_replay(f, a, &p, NULL, &rr));
+		CHECK(rr.bad_stages >= 1);
+		CHECK(rr.bad_stages <= 1 + r.stages_cyclic);
+		CHECK(dqr_union_ok(&rr.stages[0].v));
+		CHECK(dqr_union_ok(&rr.stages[rr.num_stages - 1].v));
+		for (s = 0; s < rr.num_stages; s++)
+			CHECK_EQ(rr.stages[s].v.loop_dlids, 0);
+		dqr_replay_report_release(&rr);
+	}
+	dqr_plan_release(&p);
+	dqr_lfts_free(a);
+	dqr_lfts_free(b);
+	dqr_fabric_free(f);
+}
+
+static void test_ring_cut(void)
+{
+	ring_cut_case(4, 2, 1);
+	ring_cut_case(6, 1, 1);
+	ring_cut_case(6, 2, 1);
+	ring_cut_case(6, 3, 0);
+}
+
+/*
+ * One destination's tree reversed: sw3 -> sw2 -> sw1 -> sw0 becomes
+ * sw1 -> sw2 -> sw3 -> sw0.  Uploading upstream first loops; the planner
+ * goes downstream first, one switch a stage.
+ */
+static void test_reversed_tree(void)
+{
+	const unsigned n = 4;
+	struct dqr_fabric *f = ring_fabric(n);
+	struct dqr_lfts *a, *b;
+	struct dqr_one_shot_report os;
+	struct dqr_replay_report rr;
+	struct dqr_plan_report r;
+	struct dqr_plan p, naive;
+	struct dqr_plan_entry e[6];
+	const uint32_t off[4] = { 0, 2, 4, 6 };
+	unsigned sw, s;
+	char buf[512];
+
+	REQUIRE(f);
+	a = ring_as_line(f, n);
+	b = dqr_lfts_clone(a);
+	REQUIRE(a && b);
+	/* position 0: switch LID 1, CA LID n + 1 */
+	for (sw = 1; sw < n; sw++) {
+		dqr_lft_set(b, sw, 1, 1);
+		dqr_lft_set(b, sw, n + 1, 1);
+	}
+
+	REQUIRE(!dqr_one_shot_judge(f, a, b, &os));
+	CHECK_EQ(os.entries, 6);
+	CHECK_EQ(os.switches, 3);
+	CHECK_EQ(os.dlids, 2);
+	CHECK_EQ(os.whole.loop_dlids, 2);
+	/* first: sw1 or sw2 alone loops, sw3 alone does not */
+	CHECK_EQ(os.first_loop, 2);
+	CHECK_EQ(os.first_bad, 2);
+	/* last: sw2 or sw3 left behind loops, sw1 does not */
+	CHECK_EQ(os.last_loop, 2);
+	CHECK_EQ(os.states, 6);
+	CHECK_EQ(os.first_bad_sw, 1);
+	dqr_one_shot_report_release(&os);
+
+	/* upstream first: sw1, sw2, sw3 */
+	for (sw = 1; sw < n; sw++) {
+		e[2 * (sw - 1)] = pe(sw, 1, 2, 1);
+		e[2 * (sw - 1) + 1] = pe(sw, n + 1, 2, 1);
+	}
+	plan_of(&naive, e, 6, off, 3);
+	REQUIRE(!dqr_plan_replay(f, a, &naive, NULL, &rr));
+	CHECK(!dqr_replay_ok(&rr));
+	CHECK_EQ(rr.mismatches, 0);
+	CHECK_EQ(rr.stages[0].v.loop_dlids, 2);
+	CHECK_EQ(rr.stages[0].v.loop_len, 2);
+	dqr_format_verdict(f, &rr.stages[0].v, buf, sizeof(buf));
+	CHECK(strstr(buf, "forwarding loop towards 2 DLIDs") != NULL);
+	dqr_replay_report_release(&rr);
+	dqr_plan_release(&naive);
+
+	dqr_plan_init(&p);
+	REQUIRE(!dqr_plan_build(f, a, b, &p, &r));
+	CHECK(r.safe);
+	CHECK_EQ(r.levels, 3);
+	CHECK_EQ(p.num_stages, 3);
+	/* downstream first: sw3, then sw2, then sw1, both LIDs together */
+	for (s = 0; s < p.num_stages && p.num_stages == 3; s++) {
+		CHECK_EQ(p.stage_off[s + 1] - p.stage_off[s], 2);
+		CHECK_EQ(p.entries[p.stage_off[s]].sw, 3 - s);
+	}
+	CHECK(plan_covers(f, a, b, &p));
+	CHECK(replay_clean(f, a, b, &p));
+	dqr_plan_release(&p);
+	dqr_lfts_free(a);
+	dqr_lfts_free(b);
+	dqr_fabric_free(f);
+}
+
+/*
+ * OSR Fig. 1: a 2x2 mesh routed vertical first, then horizontal first.
+ * Old and new dependencies together close both 4-cycles; no single
+ * switch's change does.  Each cycle needs two old and two new turns of
+ * the four diagonal routes, so switching one of each pair first bridges
+ * it: two stages, the first one in the old channel order.
+ */
+static void test_osr_fig1(void)
+{
+	struct dqr_fabric *f = gen("mesh:2x2");
+	struct dqr_lfts *a, *b;
+	struct dqr_one_shot_report os;
+	struct dqr_replay_report rr;
+	struct dqr_plan_report r;
+	struct dqr_plan p, naive;
+	struct dqr_plan_entry e[8];
+	const uint32_t off[5] = { 0, 2, 4, 6, 8 };
+	uint32_t s, i, sw_mask = 0;
+
+	REQUIRE(f);
+	a = mesh2x2_dor(f, 1, 0);
+	b = mesh2x2_dor(f, 0, 0);
+	REQUIRE(a && b);
+
+	REQUIRE(!dqr_one_shot_judge(f, a, b, &os));
+	CHECK(!dqr_one_shot_ok(&os));
+	CHECK_EQ(os.whole.loop_dlids, 0);
+	CHECK(os.whole.cyclic);
+	CHECK_EQ(os.whole.cycle.len, 4);
+	CHECK(!os.old_cyclic && !os.new_cyclic);
+	CHECK_EQ(os.first_bad + os.last_bad, 0);
+	dqr_one_shot_report_release(&os);
+
+	/* switch by switch, positions 0, 3, 1, 2: the second and third
+	 * stages close the cycle x0y0 -> x1y0 -> x1y1 -> x0y1 */
+	e[0] = pe(0, 4, 3, 1);
+	e[1] = pe(0, 8, 3, 1);
+	e[2] = pe(3, 1, 4, 2);
+	e[3] = pe(3, 5, 4, 2);
+	e[4] = pe(1, 3, 3, 2);
+	e[5] = pe(1, 7, 3, 2);
+	e[6] = pe(2, 2, 4, 1);
+	e[7] = pe(2, 6, 4, 1);
+	plan_of(&naive, e, 8, off, 4);
+	REQUIRE(!dqr_plan_replay(f, a, &naive, NULL, &rr));
+	CHECK(dqr_union_ok(&rr.stages[0].v));
+	CHECK(rr.stages[1].v.cyclic);
+	CHECK_EQ(rr.stages[1].v.cycle.len, 4);
+	CHECK(rr.stages[2].v.cyclic);
+	CHECK(dqr_union_ok(&rr.stages[3].v));
+	CHECK_EQ(rr.bad_stages, 2);
+	dqr_replay_report_release(&rr);
+	dqr_plan_release(&naive);
+
+	dqr_plan_init(&p);
+	REQUIRE(!dqr_plan_build(f, a, b, &p, &r));
+	CHECK(r.safe);
+	CHECK_EQ(r.levels, 1);
+	CHECK_EQ(p.num_stages, 2);
+	CHECK(r.splits > 0);
+	/* the first stage takes one of each conflicting pair of switches:
+	 * {0, 3} and {1, 2} */
+	for (s = 0; s < 1 && p.num_stages; s++)
+		for (i = p.stage_off[s]; i < p.stage_off[s + 1]; i++)
+			sw_mask |= 1u << p.entries[i].sw;
+	CHECK(sw_mask != 0);
+	CHECK((sw_mask & 0x9) != 0x9 && (sw_mask & 0x6) != 0x6);
+	CHECK(plan_covers(f, a, b, &p));
+	CHECK(replay_clean(f, a, b, &p));
+	dqr_plan_release(&p);
+	dqr_lfts_free(a);
+	dqr_lfts_free(b);
+	dqr_fabric_free(f);
+}
+
+/*
+ * Fig. 1 twisted: the two diagonal routes that do not change hold one
+ * LID vertical first and one horizontal first, so both cycles lack only
+ * the turns of the changing routes.  Any first entry then closes one of
+ * them (its new turn with the other switch's old ones): no order
+ * bridges it, and the planner must say so.  A full order can only
+ * make that stretch short.
+ */
+static void test_unbridgeable(void)
+{
+	struct dqr_fabric *f = gen("mesh:2x2");
+	struct dqr_lfts *a, *b;
+	struct dqr_plan_report r;
+	struct dqr_replay_report rr;
+	struct dqr_plan p;
+	uint32_t s;
+
+	REQUIRE(f);
+	a = mesh2x2_dor(f, 1, 1);
+	b = mesh2x2_dor(f, 0, 1);
+	REQUIRE(a && b);
+	dqr_plan_init(&p);
+	REQUIRE(!dqr_plan_build(f, a, b, &p, &r));
+	CHECK_EQ(r.entries, 4);
+	CHECK(r.old_ok && r.new_ok);
+	CHECK(!r.safe);
+	CHECK_EQ(r.forced, 4);
+	CHECK(strstr(r.reason, "no safe order") != NULL);
+	CHECK(strstr(r.reason, "dependency cycle of 4 channels") != NULL);
+	CHECK(strstr(r.reason, "sw-x") != NULL);
+	/*
+	 * The least risky order: one entry alone, in the old channel
+	 * order; the state it leaves is cyclic until the change is in, so
+	 * the rest follows at once, judged for loops only.
+	 */
+	CHECK_EQ(p.num_stages, 2);
+	CHECK_EQ(p.stage_off[1], 1);
+	CHECK_EQ(r.stages_cyclic, 1);
+	CHECK(strstr(r.reason, "judged for loops only") != NULL);
+	CHECK(plan_covers(f, a, b, &p));
+	REQUIRE(!dqr_plan_replay(f, a, &p, NULL, &rr));
+	CHECK_EQ(rr.bad_stages, 2);
+	for (s = 0; s < rr.num_stages; s++) {
+		CHECK(rr.stages[s].v.cyclic);
+		CHECK_EQ(rr.stages[s].v.loop_dlids, 0);
+	}
+	dqr_replay_report_release(&rr);
+	dqr_plan_release(&p);
+	dqr_lfts_free(a);
+	dqr_lfts_free(b);
+	dqr_fabric_free(f);
+}
+
+/*
+ * A change both orders agree with (up*-down* either way in a fat tree:
+ * one destination's climb moves to the other spine) needs one stage.
+ */
+static void test_compatible(void)
+{
+	struct dqr_fabric *f = gen("fattree2:4");
+	struct dqr_lfts *a, *b;
+	struct dqr_plan_report r;
+	struct dqr_plan p;
+	uint32_t leaf, sp, lid, dst_leaf;
+
+	REQUIRE(f);
+	/* 4 leaves (ports 1-2 CAs, 3-4 spines), 2 spines; LIDs 1..6
+	 * switches, 7..14 CAs; CA c on leaf c / 2 */
+	a = dqr_lfts_new(f->num_switches, f->max_lid + 1);
+	REQUIRE(a);
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t owner = dqr_lid_owner(f, lid);
+		uint32_t node = f->ports[owner].node;
+
+		if (dqr_is_switch(f, node))
+			continue;
+		dst_leaf = f->nodes[f->ports[f->ports[owner].remote].node]
+				   .sw_index;
+		for (leaf = 0; leaf < 4; leaf++)
+			dqr_lft_set(a, leaf, lid, leaf == dst_leaf ?
+				    f->ports[f->ports[owner].remote].num :
+				    3 + lid % 2);
+		for (sp = 4; sp < 6; sp++)
+			dqr_lft_set(a, sp, lid, dst_leaf + 1);
+	}
+	b = dqr_lfts_clone(a);
+	REQUIRE(b);
+	/* CA LID 7 (on leaf 0): climb through the other spine */
+	for (leaf = 1; leaf < 4; leaf++)
+		dqr_lft_set(b, leaf, 7, 3 + (dqr_lft_get(a, leaf, 7) == 3));
+	dqr_plan_init(&p);
+	REQUIRE(!dqr_plan_build(f, a, b, &p, &r));
+	CHECK(r.safe);
+	CHECK_EQ(r.entries, 3);
+	CHECK_EQ(p.num_stages, 1);
+	CHECK_EQ(r.splits, 0);
+	CHECK(replay_clean(f, a, b, &p));
+	dqr_plan_release(&p);
+
+	/* nothing to change: no stage, safe */
+	REQUIRE(!dqr_plan_build(f, a, a, &p, &r));
+	CHECK(r.safe);
+	CHECK_EQ(p.num_stages, 0);
+	CHECK_EQ(r.entries, 0);
+	dqr_plan_release(&p);
+	dqr_lfts_free(a);
+	dqr_lfts_free(b);
+	dqr_fabric_free(f);
+}
+
+/*
+ * Old tables that are already cyclic (a ring routed clockwise): no order
+ * removes that; the plan is not safe, says why, and stays loop free.
+ */
+static void test_cyclic_start(void)
+{
+	const unsigned n = 5;
+	struct dqr_fabric *f = ring_fabric(n);
+	struct dqr_lfts *a, *b;
+	struct dqr_plan_report r;
+	struct dqr_replay_report rr;
+	struct dqr_plan p;
+	uint32_t s;
+
+	REQUIRE(f);
+	a = ring_clockwise(f, n);
+	b = ring_as_line(f, n);
+	REQUIRE(a && b);
+	dqr_plan_init(&p);
+	REQUIRE(!dqr_plan_build(f, a, b, &p, &r));
+	CHECK(!r.safe);
+	CHECK(!r.old_ok);
+	CHECK(r.new_ok);
+	CHECK(strstr(r.reason, "the old tables have a dependency cycle") !=
+	      NULL);
+	CHECK(plan_covers(f, a, b, &p));
+	REQUIRE(!dqr_plan_replay(f, a, &p, NULL, &rr));
+	for (s = 0; s < rr.num_stages; s++)
+		CHECK_EQ(rr.stages[s].v.loop_dlids, 0);
+	dqr_replay_report_release(&rr);
+	dqr_plan_release(&p);
+	dqr_lfts_free(a);
+	dqr_lfts_free(b);
+	dqr_fabric_free(f);
+}
+
+/* Written plans read back the same; several reconfigurations per file. */
+static void test_round_trip(void)
+{
+	const unsigned n = 6;
+	struct dqr_fabric *f = ring_fabric(n);
+	struct dqr_lfts *a, *b;
+	struct dqr_plan_report r;
+	struct dqr_plan p, q, back;
+	struct dqr_plan_file pf;
+	uint64_t id = 42;
+	uint32_t i;
+	char err[256];
+	FILE *fp;
+
+	REQUIRE(f);
+	a = ring_as_line(f, n);
+	b = ring_cut(f, n, 2);
+	REQUIRE(a && b);
+	dqr_plan_init(&p);
+	dqr_plan_init(&q);
+	dqr_plan_init(&back);
+	REQUIRE(!dqr_plan_build(f, a, b, &p, &r));
+	REQUIRE(!dqr_plan_build(f, b, a, &q, &r));
+	fp = tmpfile();
+	REQUIRE(fp);
+	CHECK_EQ(dqr_plan_write(fp, f, &p, 41), 0);
+	CHECK_EQ(dqr_plan_write(fp, f, &q, 42), 0);
+	rewind(fp);
+	CHECK_EQ(dqr_plan_parse(f, fp, "plan.dump", &pf, err, sizeof(err)),
+		 0);
+	fclose(fp);
+	CHECK_EQ(pf.num, p.num_entries + q.num_entries);
+	CHECK_EQ(pf.num_ids, 2);
+
+	/* all in file order: there and back again */
+	REQUIRE(!dqr_plan_select(&pf, NULL, &back, err, sizeof(err)));
+	CHECK_EQ(back.num_stages, p.num_stages + q.num_stages);
+	CHECK_EQ(back.stage_reconf[0], 41);
+	CHECK_EQ(back.stage_reconf[back.num_stages - 1], 42);
+	CHECK(replay_clean(f, a, a, &back));
+	dqr_plan_release(&back);
+
+	/* one of them: the same entries, stages and order */
+	REQUIRE(!dqr_plan_select(&pf, &id, &back, err, sizeof(err)));
+	CHECK_EQ(back.num_stages, q.num_stages);
+	CHECK_EQ(back.num_entries, q.num_entries);
+	for (i = 0; i <= q.num_stages && back.num_stages == q.num_stages; i++)
+		CHECK_EQ(back.stage_off[i], q.stage_off[i]);
+	for (i = 0; i < q.num_entries && back.num_entries == q.num_entries;
+	     i++) {
+		CHECK_EQ(back.entries[i].sw, q.entries[i].sw);
+		CHECK_EQ(back.entries[i].lid, q.entries[i].lid);
+		CHECK_EQ(back.entries[i].old_port, q.entries[i].old_port);
+		CHECK_EQ(back.entries[i].new_port, q.entries[i].new_port);
+		CHECK(back.entries[i].line > 1);
+	}
+	CHECK_EQ(back.stage_num[0], 1);
+	CHECK(replay_clean(f, b, a, &back));
+	dqr_plan_release(&back);
+
+	id = 7;
+	CHECK_EQ(dqr_plan_select(&pf, &id, &back, err, sizeof(err)), -1);
+	CHECK(strstr(err, "plan.dump: no records of reconfiguration 7") !=
+	      NULL);
+	dqr_plan_file_release(&pf);
+	dqr_plan_release(&p);
+	dqr_plan_release(&q);
+	dqr_lfts_free(a);
+	dqr_lfts_free(b);
+	dqr_fabric_free(f);
+}
+
+/* A record whose old port is not what the switch holds is counted. */
+static void test_wrong_old_port(void)
+{
+	const unsigned n = 4;
+	struct dqr_fabric *f = ring_fabric(n);
+	struct dqr_lfts *a, *end = NULL;
+	struct dqr_replay_report rr;
+	struct dqr_plan_file pf;
+	struct dqr_plan p;
+	char err[256];
+	/* sw3 delivers LID 1 by port 2; the second record claims port 1 */
+	static const char text[] =
+		"# two records, the second one wrong\n"
+		"5 1 0x0000000000000103 1 2 1   # sw3: go round\n"
+		"\n"
+		"5 2 0x0000000000000102 1 1 1\n";
+	FILE *fp = fmemopen((void *)text, sizeof(text) - 1, "r");
+
+	REQUIRE(f && fp);
+	a = ring_as_line(f, n);
+	dqr_plan_init(&p);
+	REQUIRE(!dqr_plan_parse(f, fp, "w.dump", &pf, err, sizeof(err)));
+	fclose(fp);
+	REQUIRE(!dqr_plan_select(&pf, NULL, &p, err, sizeof(err)));
+	CHECK_EQ(p.num_stages, 2);
+	REQUIRE(!dqr_plan_replay(f, a, &p, &end, &rr));
+	CHECK_EQ(rr.mismatches, 1);
+	CHECK(!dqr_replay_ok(&rr));
+	CHECK_EQ(rr.stages[0].mismatches, 0);
+	CHECK_EQ(rr.stages[1].mismatches, 1);
+	CHECK_EQ(rr.stages[1].first_mismatch, 1);
+	CHECK_EQ(rr.stages[1].found_port, 2);
+	CHECK_EQ(p.entries[rr.stages[1].first_mismatch].line, 4);
+	CHECK_EQ(rr.stages[1].stage, 2);
+	CHECK_EQ(rr.stages[1].reconf_id, 5);
+	/* what the switch really held takes part in the union: 2 and 1 */
+	CHECK(rr.stages[1].v.loop_dlids == 0);
+	CHECK_EQ(dqr_lft_get(end, 3, 1), 1);
+	CHECK_EQ(dqr_lft_get(end, 2, 1), 1);
+	dqr_replay_report_release(&rr);
+	dqr_plan_release(&p);
+	dqr_plan_file_release(&pf);
+	dqr_lfts_free(end);
+	dqr_lfts_free(a);
+	dqr_fabric_free(f);
+}
+
+/* One malformed input: the reader or the selection names file:line. */
+static void expect_bad_len(const struct dqr_fabric *f, const char *text,
+			   size_t len, const char *where, const char *what)
+{
+	struct dqr_plan_file pf;
+	struct dqr_plan p;
+	char err[512] = "";
+	FILE *fp = fmemopen((void *)text, len, "r");
+	int r;
+
+	REQUIRE(fp);
+	r = dqr_plan_parse(f, fp, "bad.dump", &pf, err, sizeof(err));
+	fclose(fp);
+	if (!r) {
+		dqr_plan_init(&p);
+		r = dqr_plan_select(&pf, NULL, &p, err, sizeof(err));
+		dqr_plan_release(&p);
+		dqr_plan_file_release(&pf);
+	}
+	CHECK_EQ(r, -1);
+	if (!strstr(err, where) || !strstr(err, what))
+		fprintf(stderr, "unexpected message for '%s': %s\n", text,
+			err);
+	CHECK(strstr(err, where) != NULL);
+	CHECK(strstr(err, what) != NULL);
+	CHECK_EQ(pf.num, 0);
+	CHECK(pf.rec == NULL);
+}
+
+static void expect_bad(const struct dqr_fabric *f, const char *text,
+		       const char *where, const char *what)
+{
+	expect_bad_len(f, text, strlen(text), where, what);
+}
+
+static void test_malformed(void)
+{
+	static const char ok_text[] = "3 1 0x100 2 1 2\n\n  # a comment\n";
+	struct dqr_fabric *f = ring_fabric(4);
+	struct dqr_plan_file pf;
+	char err[256];
+	FILE *fp;
+
+	REQUIRE(f);
+	expect_bad(f, "1 1 0x100 1 2\n", "bad.dump:1:", "too few fields");
+	expect_bad(f, "# c\n1 1 0x100 1 2 1 9\n", "bad.dump:2:",
+		   "too many fields");
+	expect_bad(f, "x 1 0x100 1 2 1\n", "bad.dump:1:",
+		   "bad reconfiguration id 'x'");
+	expect_bad(f, "1 -1 0x100 1 2 1\n", "bad.dump:1:", "bad stage '-1'");
+	expect_bad(f, "1 1 256 1 2 1\n", "bad.dump:1:",
+		   "switch GUID '256' is not 0x<hex>");
+	expect_bad(f, "1 1 0xzz 1 2 1\n", "bad.dump:1:", "bad switch GUID");
+	expect_bad(f, "1 1 0x999 1 2 1\n", "bad.dump:1:",
+		   "no node with GUID 0x0000000000000999");
+	expect_bad(f, "1 1 0x200 1 2 1\n", "bad.dump:1:", "is not a switch");
+	expect_bad(f, "1 1 0x100 49152 2 1\n", "bad.dump:1:",
+		   "bad DLID '49152'");
+	expect_bad(f, "1 1 0x100 1 256 1\n", "bad.dump:1:",
+		   "bad old port '256'");
+	expect_bad(f, "1 1 0x100 1 2 5\n", "bad.dump:1:",
+		   "new port 5 is beyond the 4 ports");
+	expect_bad(f, "1 2 0x100 1 2 1\n1 1 0x101 1 2 1\n", "bad.dump:2:",
+		   "stage 1 of reconfiguration 1 after its stage 2");
+	expect_bad(f, "1 1 0x100 1 2 1\n2 1 0x100 1 1 2\n1 1 0x101 1 2 1\n",
+		   "bad.dump:3:", "after its stage 1");
+	expect_bad(f, "1 1 0x100 1 2 1\n1 1 0x101 1 2 1\n1 1 0x100 1 2 1\n",
+		   "bad.dump:3:", "changed twice in stage 1 (line 1 too)");
+	expect_bad_len(f, "1 1 0x100 1 2 1\0\n", 17, "bad.dump:1:", "NUL");
+
+	fp = fmemopen((void *)ok_text, strlen(ok_text), "r");
+	REQUIRE(fp);
+	CHECK_EQ(dqr_plan_parse(f, fp, "ok.dump", &pf, err, sizeof(err)), 0);
+	fclose(fp);
+	CHECK_EQ(pf.num, 1);
+	CHECK_EQ(pf.rec[0].reconf_id, 3);
+	CHECK_EQ(pf.rec[0].sw, 0);
+	CHECK_EQ(pf.rec[0].lid, 2);
+	dqr_plan_file_release(&pf);
+	CHECK_EQ(dqr_plan_read(f, "/nonexistent/plan", &pf, err, sizeof(err)),
+		 -1);
+	CHECK(strstr(err, "/nonexistent/plan") != NULL);
+	dqr_fabric_free(f);
+}
+
+/* ------------------------------------------------ reference union check */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint32_t rnd(uint32_t n)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (uint32_t)(rng_state % n);
+}
+
+/* The channel of port p of switch sw, or DQR_NONE. */
+static uint32_t ref_ch(const struct dqr_fabric *f, uint32_t sw, unsigned p)
+{
+	const struct dqr_node *n = &f->nodes[f->switches[sw]];
+
+	if (p == 0 || p > n->num_ports ||
+	    f->ports[n->port_base + p].remote == DQR_NONE)
+		return DQR_NONE;
+	return n->port_base + p;
+}
+
+/* 1 when the directed graph m (n x n, row-major) has a cycle. */
+static int ref_cyclic(uint8_t *m, uint32_t n)
+{
+	uint32_t i, j, k;
+
+	for (k = 0; k < n; k++)
+		for (i = 0; i < n; i++)
+			if (m[i * n + k])
+				for (j = 0; j < n; j++)
+					if (m[k * n + j])
+						m[i * n + j] = 1;
+	for (i = 0; i < n; i++)
+		if (m[i * n + i])
+			return 1;
+	return 0;
+}
+
+/*
+ * The union of a and b the slow way: every combination of entries
+ * enumerated into an adjacency matrix.  Returns the looping DLIDs and
+ * sets *cyclic.
+ */
+static uint32_t ref_union(const struct dqr_fabric *f, const struct dqr_lfts *a,
+			  const struct dqr_lfts *b, int *cyclic)
+{
+	uint32_t nv = f->num_ports, ns = f->num_switches, lid, sw, i, c, d;
+	uint32_t loops = 0, y;
+	uint8_t *dep = calloc((size_t)nv * nv, 1);
+	uint8_t *nxt = malloc((size_t)ns * ns);
+	uint8_t pp[2], qq[2];
+	unsigned k, l;
+
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		if (dqr_lid_owner(f, lid) == DQR_NONE)
+			continue;
+		memset(nxt, 0, (size_t)ns * ns);
+		for (sw = 0; sw < ns; sw++) {
+			pp[0] = dqr_lft_get(a, sw, lid);
+			pp[1] = dqr_lft_get(b, sw, lid);
+			for (k = 0; k < 2; k++) {
+				c = ref_ch(f, sw, pp[k]);
+				if (c == DQR_NONE)
+					continue;
+				y = f->ports[f->ports[c].remote].node;
+				if (!dqr_is_switch(f, y))
+					continue;
+				y = f->nodes[y].sw_index;
+				nxt[sw * ns + y] = 1;
+				qq[0] = dqr_lft_get(a, y, lid);
+				qq[1] = dqr_lft_get(b, y, lid);
+				for (l = 0; l < 2; l++) {
+					d = ref_ch(f, y, qq[l]);
+					if (d != DQR_NONE)
+						dep[(size_t)c * nv + d] = 1;
+				}
+			}
+		}
+		loops += ref_cyclic(nxt, ns);
+	}
+	for (i = 0; i < nv; i++) {
+		const struct dqr_port *p = &f->ports[i];
+
+		if (!p->num || p->remote == DQR_NONE ||
+		    dqr_is_switch(f, p->node) ||
+		    !dqr_is_switch(f, f->ports[p->remote].node))
+			continue;
+		sw = f->nodes[f->ports[p->remote].node].sw_index;
+		for (lid = 1; lid <= f->max_lid; lid++) {
+			if (dqr_lid_owner(f, lid) == DQR_NONE ||
+			    (lid >= p->base_lid &&
+			     lid < p->base_lid + (1u << p->lmc)))
+				continue;
+			qq[0] = dqr_lft_get(a, sw, lid);
+			qq[1] = dqr_lft_get(b, sw, lid);
+			for (l = 0; l < 2; l++) {
+				d = ref_ch(f, sw, qq[l]);
+				if (d != DQR_NONE)
+					dep[(size_t)i * nv + d] = 1;
+			}
+		}
+	}
+	*cyclic = ref_cyclic(dep, nv);
+	free(dep);
+	free(nxt);
+	return loops;
+}
+
+/* A random in-tree towards every LID: loop free, not always acyclic. */
+static struct dqr_lfts *random_trees(const struct dqr_fabric *f)
+{
+	struct dqr_lfts *t = dqr_lfts_new(f->num_switches, f->max_lid + 1);
+	uint32_t ns = f->num_switches, lid, sw, owner, node, in_n, pick;
+	uint32_t cand_sw[256], cand_p[256], nc;
+	uint8_t in[64];
+	unsigned p;
+
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		owner = dqr_lid_owner(f, lid);
+		if (owner == DQR_NONE)
+			continue;
+		node = f->ports[owner].node;
+		memset(in, 0, sizeof(in));
+		if (dqr_is_switch(f, node)) {
+			sw = f->nodes[node].sw_index;
+			dqr_lft_set(t, sw, lid, 0);
+		} else {
+			sw = f->nodes[f->ports[f->ports[owner].remote].node]
+				     .sw_index;
+			dqr_lft_set(t, sw, lid,
+				    f->ports[f->ports[owner].remote].num);
+		}
+		in[sw] = 1;
+		for (in_n = 1; in_n < ns; in_n++) {
+			nc = 0;
+			for (sw = 0; sw < ns; sw++) {
+				const struct dqr_node *n =
+					&f->nodes[f->switches[sw]];
+
+				if (in[sw])
+					continue;
+				for (p = 1; p <= n->num_ports && nc < 256;
+				     p++) {
+					uint32_t c = ref_ch(f, sw, p), y;
+
+					if (c == DQR_NONE)
+						continue;
+					y = f->ports[f->ports[c].remote].node;
+					if (!dqr_is_switch(f, y) ||
+					    !in[f->nodes[y].sw_index])
+						continue;
+					cand_sw[nc] = sw;
+					cand_p[nc++] = p;
+				}
+			}
+			if (!nc)
+				break;
+			pick = rnd(nc);
+			dqr_lft_set(t, cand_sw[pick], lid, cand_p[pick]);
+			in[cand_sw[pick]] = 1;
+		}
+	}
+	return t;
+}
+
+/*
+ * The checker against the reference on random unions: random trees for
+ * a, and b with a few entries moved anywhere (another port, port 0, a
+ * CA port, no path), so that loops, cycles and dead ports all occur.
+ */
+static void test_union_reference(void)
+{
+	static const char *const specs[] = {
+		"mesh:3x2", "torus:3", "hypercube:2,cas=2,lmc=1",
+	};
+	uint32_t agree_loop = 0, agree_cyc = 0, cyclic_seen = 0, loop_seen = 0;
+	uint32_t iter, k;
+
+	for (k = 0; k < 3; k++) {
+		struct dqr_fabric *f = gen(specs[k]);
+
+		REQUIRE(f);
+		for (iter = 0; iter < 60; iter++) {
+			struct dqr_lfts *a = random_trees(f), *b;
+			struct dqr_one_shot_report os;
+			uint32_t m, sw, lid, loops;
+			int cyc;
+
+			REQUIRE(a);
+			b = dqr_lfts_clone(a);
+			for (m = 0; m < 1 + rnd(6); m++) {
+				sw = rnd(f->num_switches);
+				lid = 1 + rnd(f->max_lid);
+				dqr_lft_set(b, sw, lid, rnd(4) ? 1 + rnd(
+					f->nodes[f->switches[sw]].num_ports) :
+					rnd(2) ? 0 : DQR_NO_PATH);
+			}
+			if (rnd(2)) {
+				/* a second tree for one LID: a reroute */
+				struct dqr_lfts *c = random_trees(f);
+
+				lid = 1 + rnd(f->max_lid);
+				for (sw = 0; sw < f->num_switches; sw++)
+					dqr_lft_set(b, sw, lid,
+						    dqr_lft_get(c, sw, lid));
+				dqr_lfts_free(c);
+			}
+			loops = ref_union(f, a, b, &cyc);
+			REQUIRE(!dqr_one_shot_judge(f, a, b, &os));
+			agree_loop += os.whole.loop_dlids == loops;
+			agree_cyc += os.whole.cyclic == cyc;
+			if (os.whole.loop_dlids != loops ||
+			    os.whole.cyclic != cyc)
+				fprintf(stderr, "%s #%u: loops %u/%u, cyclic "
+					"%d/%d\n", specs[k], iter,
+					os.whole.loop_dlids, loops,
+					os.whole.cyclic, cyc);
+			cyclic_seen += cyc;
+			loop_seen += loops != 0;
+			dqr_one_shot_report_release(&os);
+			dqr_lfts_free(a);
+			dqr_lfts_free(b);
+		}
+		dqr_fabric_free(f);
+	}
+	CHECK_EQ(agree_loop, 180);
+	CHECK_EQ(agree_cyc, 180);
+	/* the sample exercises both outcomes */
+	CHECK(cyclic_seen > 10 && cyclic_seen < 170);
+	CHECK(loop_seen > 10 && loop_seen < 170);
+}
+
+int main(void)
+{
+	test_ring_cut();
+	test_reversed_tree();
+	test_osr_fig1();
+	test_unbridgeable();
+	test_compatible();
+	test_cyclic_start();
+	test_round_trip();
+	test_wrong_old_port();
+	test_malformed();
+	test_union_reference();
+	return unit_finish();
+}

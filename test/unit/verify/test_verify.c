@@ -1,0 +1,116 @@
+/*
+ * test_verify.c - the verifier's pair counts, hops, failures and cycles.
+ */
+#include <stdlib.h>
+
+#include "small_fabrics.h"
+#include "unit.h"
+#include "verify/verify.h"
+
+#define N 4
+
+static void test_clockwise(void)
+{
+	struct dqr_fabric *f = ring_fabric(N);
+	struct dqr_lfts *t;
+	struct dqr_verify_report r;
+
+	REQUIRE(f);
+	t = ring_clockwise(f, N);
+	REQUIRE(dqr_verify(f, t, &r, NULL) == 0);
+	CHECK_EQ(r.switches, N);
+	CHECK_EQ(r.end_ports, N);
+	CHECK_EQ(r.lids, 2 * N);
+	CHECK_EQ(r.pairs[DQR_PAIR_CA_CA], N * (N - 1));
+	CHECK_EQ(r.pairs[DQR_PAIR_CA_SW], N * N);
+	CHECK_EQ(r.pairs[DQR_PAIR_SW_CA], N * N);
+	CHECK_EQ(r.pairs[DQR_PAIR_SW_SW], N * (N - 1));
+	CHECK_EQ(dqr_report_unreachable(&r), 0);
+	CHECK_EQ(r.hops_min, 1);
+	CHECK_EQ(r.hops_max, 5);
+	/* (24 + 48 + 40 + 40) hops over 56 pairs */
+	CHECK(r.hops_mean > 152.0 / 56 - 1e-9 &&
+	      r.hops_mean < 152.0 / 56 + 1e-9);
+	CHECK_EQ(r.cycle_found, 1);
+	CHECK_EQ(r.cycle.len, N);
+	CHECK(!dqr_verify_ok(&r, DQR_PAIRS_ALL));
+	dqr_verify_report_free(&r);
+	dqr_lfts_free(t);
+	dqr_fabric_free(f);
+}
+
+static void test_line_and_faults(void)
+{
+	struct dqr_fabric *f = ring_fabric(N);
+	struct dqr_lfts *t;
+	struct dqr_verify_report r;
+	struct dqr_channel_list cl = { 0 };
+
+	REQUIRE(f);
+	t = ring_as_line(f, N);
+	REQUIRE(dqr_verify(f, t, &r, &cl) == 0);
+	CHECK_EQ(r.cycle_found, 0);
+	CHECK(cl.order != NULL);
+	CHECK_EQ(cl.len, r.channels);
+	CHECK_EQ(r.channels, 4 * N);
+	CHECK(dqr_verify_ok(&r, DQR_PAIRS_ALL));
+	dqr_channel_list_free(&cl);
+	dqr_verify_report_free(&r);
+
+	/* cut 1-2: the line breaks, but the ring still connects everything */
+	dqr_fabric_unlink_port(f, dqr_port_index(f, 1, 1));
+	REQUIRE(dqr_verify(f, t, &r, NULL) == 0);
+	/* CA 0, CA 1 to CA 2, CA 3 and back */
+	CHECK_EQ(r.unreachable[DQR_PAIR_CA_CA], 8);
+	CHECK_EQ(r.disconnected[DQR_PAIR_CA_CA], 0);
+	CHECK_EQ(r.unreachable[DQR_PAIR_SW_SW], 8);
+	CHECK_EQ(r.by_result[DQR_WALK_DEAD_PORT], dqr_report_unreachable(&r));
+	/* switch 1 names the dead port for 4 LIDs, switch 2 for 4 */
+	CHECK_EQ(r.dead_port_entries, 8);
+	CHECK(r.num_examples > 0);
+	CHECK(!dqr_verify_ok(&r, DQR_PAIRS_ALL));
+	CHECK(!dqr_verify_ok(&r, DQR_PAIRS_CA));
+	dqr_verify_report_free(&r);
+
+	/* cut the wrap link too: now the halves are physically apart */
+	dqr_fabric_unlink_port(f, dqr_port_index(f, 3, 1));
+	REQUIRE(dqr_verify(f, t, &r, NULL) == 0);
+	CHECK_EQ(r.unreachable[DQR_PAIR_CA_CA], 8);
+	CHECK_EQ(r.disconnected[DQR_PAIR_CA_CA], 8);
+	CHECK_EQ(r.dead_port_entries, 0);
+	CHECK(dqr_verify_ok(&r, DQR_PAIRS_ALL));
+	dqr_verify_report_free(&r);
+	dqr_lfts_free(t);
+	dqr_fabric_free(f);
+}
+
+static void test_loop_entries(void)
+{
+	struct dqr_fabric *f = ring_fabric(N);
+	struct dqr_lfts *t;
+	struct dqr_verify_report r;
+
+	REQUIRE(f);
+	t = ring_as_line(f, N);
+	/* switch 1 bounces CA 3's LID back to switch 0 */
+	dqr_lft_set(t, 1, N + 4, 2);
+	REQUIRE(dqr_verify(f, t, &r, NULL) == 0);
+	CHECK_EQ(r.loop_entries, 2);
+	/* sources at switches 0 and 1: CA0, CA1, sw0, sw1 */
+	CHECK_EQ(r.by_result[DQR_WALK_LOOP], 4);
+	CHECK_EQ(r.unreachable[DQR_PAIR_CA_CA], 2);
+	CHECK_EQ(r.unreachable[DQR_PAIR_SW_CA], 2);
+	CHECK(r.cycle_found);
+	CHECK(!dqr_verify_ok(&r, DQR_PAIRS_CA));
+	dqr_verify_report_free(&r);
+	dqr_lfts_free(t);
+	dqr_fabric_free(f);
+}
+
+int main(void)
+{
+	test_clockwise();
+	test_line_and_faults();
+	test_loop_entries();
+	return unit_finish();
+}
