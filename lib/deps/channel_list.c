@@ -118,6 +118,30 @@ int dqr_channel_list_build(const struct dqr_fabric *f,
 	return 1;
 }
 
+int dqr_channel_list_of_tables(const struct dqr_fabric *f,
+			       const struct dqr_lfts *const *ts, unsigned nt,
+			       struct dqr_channel_list *cl,
+			       struct dqr_cycle *cycle, struct dqr_cdg **g_out)
+{
+	struct dqr_channel_list local;
+	struct dqr_cdg *g;
+	int ret;
+
+	if (g_out)
+		*g_out = NULL;
+	g = nt == 1 ? dqr_cdg_build(f, ts[0]) : dqr_cdg_build_multi(f, ts, nt);
+	if (!g)
+		return -1;
+	ret = dqr_channel_list_build(f, g, cl ? cl : &local, cycle);
+	if (ret == 0 && !cl)
+		dqr_channel_list_free(&local);
+	if (g_out && ret >= 0)
+		*g_out = g;
+	else
+		dqr_cdg_free(g);
+	return ret;
+}
+
 void dqr_channel_list_free(struct dqr_channel_list *cl)
 {
 	free(cl->order);

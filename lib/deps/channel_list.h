@@ -33,6 +33,19 @@ int dqr_channel_list_build(const struct dqr_fabric *f,
 			   const struct dqr_cdg *g,
 			   struct dqr_channel_list *cl,
 			   struct dqr_cycle *cycle);
+/*
+ * The channel list of the dependencies that the tables ts[0 .. nt)
+ * induce together (nt > 1: the union of their states, as a transition
+ * stage needs).  The one way from tables to a channel list: returns as
+ * dqr_channel_list_build().  cl may be NULL to ask only whether the union
+ * is acyclic.  When g_out is not NULL and the result is 0 or 1, *g_out
+ * is the dependency graph, for the caller to keep and dqr_cdg_free();
+ * otherwise the graph is freed here.
+ */
+int dqr_channel_list_of_tables(const struct dqr_fabric *f,
+			       const struct dqr_lfts *const *ts, unsigned nt,
+			       struct dqr_channel_list *cl,
+			       struct dqr_cycle *cycle, struct dqr_cdg **g_out);
 void dqr_channel_list_free(struct dqr_channel_list *cl);
 void dqr_cycle_free(struct dqr_cycle *c);
 

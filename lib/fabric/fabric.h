@@ -116,6 +116,67 @@ static inline int dqr_is_switch(const struct dqr_fabric *f, uint32_t node)
 	return f->nodes[node].type == DQR_NODE_SWITCH;
 }
 
+/*
+ * Navigation.  Every walk over ports and cables goes through these, so a
+ * change of representation touches one place.
+ */
+
+/* The port across the cable from port (a global index), or DQR_NONE. */
+static inline uint32_t dqr_peer_port(const struct dqr_fabric *f, uint32_t port)
+{
+	return f->ports[port].remote;
+}
+
+/* The node across the cable from port, or DQR_NONE when unlinked. */
+static inline uint32_t dqr_peer_node(const struct dqr_fabric *f, uint32_t port)
+{
+	uint32_t r = f->ports[port].remote;
+
+	return r == DQR_NONE ? DQR_NONE : f->ports[r].node;
+}
+
+/*
+ * The first linked physical port of node after port number pn (pn 0
+ * starts), or 0 when there is none.
+ */
+static inline unsigned dqr_next_linked_port(const struct dqr_fabric *f,
+					    uint32_t node, unsigned pn)
+{
+	const struct dqr_node *n = &f->nodes[node];
+
+	while (++pn <= n->num_ports)
+		if (f->ports[n->port_base + pn].remote != DQR_NONE)
+			return pn;
+	return 0;
+}
+
+/* pn runs over node's linked physical port numbers, in port order. */
+#define dqr_for_each_linked_port(f, node, pn)				\
+	for ((pn) = dqr_next_linked_port((f), (node), 0); (pn) != 0;	\
+	     (pn) = dqr_next_linked_port((f), (node), (pn)))
+
+/*
+ * The first port of node after pn whose cable leads to a CA or a router
+ * (an end port: a source and a destination of traffic), or 0.
+ */
+static inline unsigned dqr_next_end_port(const struct dqr_fabric *f,
+					 uint32_t node, unsigned pn)
+{
+	uint32_t peer;
+
+	while ((pn = dqr_next_linked_port(f, node, pn)) != 0) {
+		peer = dqr_peer_node(f, f->nodes[node].port_base + pn);
+		if (f->nodes[peer].type != DQR_NODE_SWITCH)
+			return pn;
+	}
+	return 0;
+}
+
+/* pn runs over the ports of node that face an end node. */
+#define dqr_for_each_end_port(f, node, pn)				\
+	for ((pn) = dqr_next_end_port((f), (node), 0); (pn) != 0;	\
+	     (pn) = dqr_next_end_port((f), (node), (pn)))
+
 /* The port that owns a LID, or DQR_NONE. */
 static inline uint32_t dqr_lid_owner(const struct dqr_fabric *f, unsigned lid)
 {

@@ -45,6 +45,39 @@ static inline uint8_t *dqr_lft_row(const struct dqr_lfts *t, uint32_t sw)
 	return t->port + (size_t)sw * t->lid_count;
 }
 
+/*
+ * The channel that switch sw's entry towards lid sends on: DQR_NONE for
+ * DQR_NO_PATH, port 0 (delivered here), a port out of range or a port
+ * without a cable.  The next hop of lid's destination tree.
+ */
+static inline uint32_t dqr_next_channel(const struct dqr_fabric *f,
+					const struct dqr_lfts *t, uint32_t sw,
+					uint32_t lid)
+{
+	const struct dqr_node *n = &f->nodes[f->switches[sw]];
+	uint8_t p = dqr_lft_get(t, sw, lid);
+
+	if (p == 0 || p > n->num_ports ||
+	    f->ports[n->port_base + p].remote == DQR_NONE)
+		return DQR_NONE;
+	return n->port_base + p;
+}
+
+/*
+ * The switch index that sw's entry towards lid leads to, or DQR_NONE
+ * (no channel, or the cable ends at a CA or router).
+ */
+static inline uint32_t dqr_next_switch(const struct dqr_fabric *f,
+				       const struct dqr_lfts *t, uint32_t sw,
+				       uint32_t lid)
+{
+	uint32_t ch = dqr_next_channel(f, t, sw, lid);
+
+	if (ch == DQR_NONE)
+		return DQR_NONE;
+	return f->nodes[dqr_peer_node(f, ch)].sw_index;
+}
+
 struct dqr_lft_diff {
 	uint64_t entries;	/* (switch, LID) entries that differ */
 	uint64_t blocks;	/* 64-LID blocks that differ */
