@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "deps/cdg.h"
-#include "routes/route_walk.h"
+#include "util/mem.h"
 
 #define TURN_WORDS 4	/* 256 bits: every port number of the next node */
 
@@ -28,38 +28,21 @@ static int has_turn(const struct turn_bits *b, unsigned port)
 	return (b->w[port >> 6] >> (port & 63)) & 1;
 }
 
-/* The channel a switch uses for a LID, or DQR_NONE for none or port 0. */
-static uint32_t out_channel(const struct dqr_fabric *f,
-			    const struct dqr_lfts *t, uint32_t sw,
-			    uint32_t lid)
-{
-	const struct dqr_node *n = &f->nodes[f->switches[sw]];
-	uint8_t p = dqr_lft_get(t, sw, lid);
-
-	if (p == 0 || p > n->num_ports)
-		return DQR_NONE;
-	if (f->ports[n->port_base + p].remote == DQR_NONE)
-		return DQR_NONE;
-	return n->port_base + p;
-}
-
 /* Switch-to-switch turns: channel sw->next followed by next's entry. */
 static void collect_transit(const struct dqr_fabric *f,
 			    const struct dqr_lfts *t, uint32_t lid,
 			    struct turn_bits *bits)
 {
-	uint32_t sw, c, r, next;
+	uint32_t sw, c, next;
 	uint8_t q;
 
 	for (sw = 0; sw < f->num_switches; sw++) {
-		c = out_channel(f, t, sw, lid);
+		c = dqr_next_channel(f, t, sw, lid);
 		if (c == DQR_NONE)
 			continue;
-		r = f->ports[c].remote;
-		if (!dqr_is_switch(f, f->ports[r].node))
-			continue;
-		next = f->nodes[f->ports[r].node].sw_index;
-		if (out_channel(f, t, next, lid) == DQR_NONE)
+		next = dqr_peer_switch(f, c);
+		if (next == DQR_NONE ||
+		    dqr_next_channel(f, t, next, lid) == DQR_NONE)
 			continue;
 		q = dqr_lft_get(t, next, lid);
 		set_turn(&bits[c], q);
@@ -83,7 +66,7 @@ static int collect_injection(const struct dqr_fabric *f,
 	for (sw = 0; sw < f->num_switches; sw++)
 		for (lid = 1; lid <= f->max_lid; lid++) {
 			if (dqr_lid_owner(f, lid) == DQR_NONE ||
-			    out_channel(f, t, sw, lid) == DQR_NONE)
+			    dqr_next_channel(f, t, sw, lid) == DQR_NONE)
 				continue;
 			use[(size_t)sw * max_ports + dqr_lft_get(t, sw, lid)]++;
 		}
@@ -93,18 +76,19 @@ static int collect_injection(const struct dqr_fabric *f,
 		uint32_t *u, own[DQR_MAX_PORTS + 2] = { 0 };
 		unsigned q, l, nl;
 
-		if (!p->num || p->remote == DQR_NONE ||
-		    dqr_is_switch(f, p->node))
+		if (!p->num || dqr_is_switch(f, p->node))
 			continue;
-		sw = dqr_ingress_switch(f, i);
+		sw = dqr_peer_switch(f, i);
 		if (sw == DQR_NONE)
 			continue;
 		u = &use[(size_t)sw * max_ports];
 		/* the port's own LIDs are not destinations it injects to */
 		nl = p->base_lid ? 1u << p->lmc : 0;
-		for (l = 0; l < nl; l++)
-			if (out_channel(f, t, sw, p->base_lid + l) != DQR_NONE)
-				own[dqr_lft_get(t, sw, p->base_lid + l)]++;
+		for (l = 0; l < nl; l++) {
+			lid = p->base_lid + l;
+			if (dqr_next_channel(f, t, sw, lid) != DQR_NONE)
+				own[dqr_lft_get(t, sw, lid)]++;
+		}
 		for (q = 1; q <= DQR_MAX_PORTS; q++)
 			if (u[q] > own[q])
 				set_turn(&bits[i], q);
@@ -115,7 +99,7 @@ static int collect_injection(const struct dqr_fabric *f,
 
 static uint32_t target(const struct dqr_fabric *f, uint32_t c, unsigned q)
 {
-	return f->nodes[f->ports[f->ports[c].remote].node].port_base + q;
+	return dqr_port_index(f, dqr_peer_node(f, c), q);
 }
 
 static int layout(const struct dqr_fabric *f, struct dqr_cdg *g,
@@ -202,7 +186,7 @@ struct dqr_cdg *dqr_cdg_build_multi(const struct dqr_fabric *f,
 	g->num_vertices = f->num_ports;
 	for (i = 0; i < f->num_ports; i++)
 		g->num_channels += f->ports[i].num &&
-				   f->ports[i].remote != DQR_NONE;
+				   dqr_peer_port(f, i) != DQR_NONE;
 	return g;
 fail:
 	free(bits);
@@ -220,11 +204,7 @@ void dqr_cdg_free(struct dqr_cdg *g)
 {
 	if (!g)
 		return;
-	free(g->succ_off);
-	free(g->succ);
-	free(g->pred_off);
-	free(g->pred);
-	free(g);
+	DQR_FREE_ALL(g->succ_off, g->succ, g->pred_off, g->pred, g);
 }
 
 int dqr_cdg_has_edge(const struct dqr_cdg *g, uint32_t a, uint32_t b)

@@ -12,7 +12,7 @@
 
 static int is_channel(const struct dqr_fabric *f, uint32_t v)
 {
-	return f->ports[v].num && f->ports[v].remote != DQR_NONE;
+	return f->ports[v].num && dqr_peer_port(f, v) != DQR_NONE;
 }
 
 /* An unplaced predecessor of v; every unplaced channel has one. */

@@ -6,24 +6,7 @@
 #include <string.h>
 
 #include "fabric/fabric.h"
-
-static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
-{
-	uint32_t ncap;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 64;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*arr, (size_t)ncap * elem);
-	if (!p)
-		return -1;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
+#include "util/mem.h"
 
 struct dqr_fabric *dqr_fabric_new(void)
 {
@@ -68,34 +51,17 @@ void dqr_fabric_free(struct dqr_fabric *f)
 {
 	if (!f)
 		return;
-	free(f->nodes);
-	free(f->ports);
-	free(f->switches);
-	free(f->lid_port);
-	free(f->names);
-	free(f);
+	DQR_FREE_ALL(f->nodes, f->ports, f->switches, f->lid_port, f->names, f);
 }
 
 static uint32_t add_name(struct dqr_fabric *f, const char *name)
 {
-	size_t len = strlen(name) + 1, ncap;
-	uint32_t off;
-	char *p;
+	size_t off;
 
-	if (f->names_len + len > f->names_cap) {
-		ncap = f->names_cap ? f->names_cap : 4096;
-		while (ncap < f->names_len + len)
-			ncap *= 2;
-		p = realloc(f->names, ncap);
-		if (!p)
-			return DQR_NONE;
-		f->names = p;
-		f->names_cap = ncap;
-	}
-	off = (uint32_t)f->names_len;
-	memcpy(f->names + off, name, len);
-	f->names_len += len;
-	return off;
+	if (dqr_pool_add(&f->names, &f->names_len, &f->names_cap, name,
+			 strlen(name), &off))
+		return DQR_NONE;
+	return (uint32_t)off;
 }
 
 uint32_t dqr_fabric_add_node(struct dqr_fabric *f, enum dqr_node_type type,
@@ -110,10 +76,10 @@ uint32_t dqr_fabric_add_node(struct dqr_fabric *f, enum dqr_node_type type,
 	if (type != DQR_NODE_SWITCH && type != DQR_NODE_CA &&
 	    type != DQR_NODE_ROUTER)
 		return DQR_NONE;
-	if (grow((void **)&f->nodes, &f->cap_nodes, f->num_nodes + 1,
-		 sizeof(*f->nodes)) ||
-	    grow((void **)&f->ports, &f->cap_ports,
-		 f->num_ports + num_ports + 1, sizeof(*f->ports)))
+	if (dqr_grow((void **)&f->nodes, &f->cap_nodes, f->num_nodes + 1,
+		     sizeof(*f->nodes), 64) ||
+	    dqr_grow((void **)&f->ports, &f->cap_ports,
+		     f->num_ports + num_ports + 1, sizeof(*f->ports), 64))
 		return DQR_NONE;
 	off = add_name(f, name ? name : "");
 	if (off == DQR_NONE)
@@ -304,4 +270,13 @@ uint32_t dqr_fabric_count_end_ports(const struct dqr_fabric *f)
 			n++;
 	}
 	return n;
+}
+
+int dqr_guid_key_cmp(const void *a, const void *b)
+{
+	const struct dqr_guid_key *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return x->tie < y->tie ? -1 : x->tie > y->tie;
 }

@@ -136,6 +136,20 @@ static inline uint32_t dqr_peer_node(const struct dqr_fabric *f, uint32_t port)
 }
 
 /*
+ * The switch index across the cable from port, or DQR_NONE when the port
+ * is unlinked or its cable ends at a CA or router.
+ */
+static inline uint32_t dqr_peer_switch(const struct dqr_fabric *f,
+				       uint32_t port)
+{
+	uint32_t peer = dqr_peer_node(f, port);
+
+	if (peer == DQR_NONE || f->nodes[peer].type != DQR_NODE_SWITCH)
+		return DQR_NONE;
+	return f->nodes[peer].sw_index;
+}
+
+/*
  * The first linked physical port of node after port number pn (pn 0
  * starts), or 0 when there is none.
  */
@@ -193,6 +207,19 @@ void dqr_fabric_forget_lid(struct dqr_fabric *f, unsigned lid);
 
 uint32_t dqr_fabric_find_guid(const struct dqr_fabric *f, uint64_t guid);
 uint32_t dqr_fabric_find_name(const struct dqr_fabric *f, const char *name);
+
+/*
+ * A sort key for orders that must not depend on the node numbering of a
+ * model: a GUID, then a tie breaker; val rides along.
+ */
+struct dqr_guid_key {
+	uint64_t guid;
+	uint64_t tie;
+	uint64_t val;
+};
+
+/* qsort() comparator of struct dqr_guid_key: by guid, then by tie. */
+int dqr_guid_key_cmp(const void *a, const void *b);
 
 /* Number of linked CA or router ports: the end-node sources. */
 uint32_t dqr_fabric_count_end_ports(const struct dqr_fabric *f);

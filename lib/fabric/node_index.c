@@ -9,27 +9,28 @@
 #include <string.h>
 
 #include "fabric/node_index.h"
+#include "util/mem.h"
 
 #define MIN_SLOTS 64
 
-struct name_slot {
-	uint32_t node;		/* DQR_NONE when empty */
-	uint32_t hash;
-	size_t off;		/* into the pool */
+/*
+ * Both tables use one slot layout (16 bytes either way): key is the GUID,
+ * or the name's offset into the pool.  node is never DQR_NONE in a used
+ * slot (dqr_node_index_add refuses it), so it marks the empty ones.
+ */
+struct slot {
+	uint32_t node;
+	uint32_t hash;		/* of the key, kept for growing */
+	uint64_t key;
 };
 
-struct guid_slot {
-	uint64_t guid;		/* 0 when empty: GUID 0 is not indexed */
-	uint32_t node;
+struct table {
+	struct slot *s;
+	uint32_t mask, count;
 };
 
 struct dqr_node_index {
-	struct name_slot *names;
-	uint32_t name_mask, name_count;
-
-	struct guid_slot *guids;
-	uint32_t guid_mask, guid_count;
-
+	struct table names, guids;
 	char *pool;
 	size_t pool_len, pool_cap;
 };
@@ -57,16 +58,18 @@ static uint32_t hash_guid(uint64_t g)
 	return (uint32_t)g;
 }
 
-static struct name_slot *alloc_name_slots(uint32_t n)
+static int table_init(struct table *t, uint32_t n)
 {
-	struct name_slot *s = malloc(sizeof(*s) * n);
 	uint32_t i;
 
-	if (!s)
-		return NULL;
+	t->s = malloc(sizeof(*t->s) * n);
+	if (!t->s)
+		return -1;
 	for (i = 0; i < n; i++)
-		s[i].node = DQR_NONE;
-	return s;
+		t->s[i].node = DQR_NONE;
+	t->mask = n - 1;
+	t->count = 0;
+	return 0;
 }
 
 struct dqr_node_index *dqr_node_index_new(void)
@@ -75,14 +78,11 @@ struct dqr_node_index *dqr_node_index_new(void)
 
 	if (!ix)
 		return NULL;
-	ix->names = alloc_name_slots(MIN_SLOTS);
-	ix->guids = calloc(MIN_SLOTS, sizeof(*ix->guids));
-	if (!ix->names || !ix->guids) {
+	if (table_init(&ix->names, MIN_SLOTS) ||
+	    table_init(&ix->guids, MIN_SLOTS)) {
 		dqr_node_index_free(ix);
 		return NULL;
 	}
-	ix->name_mask = MIN_SLOTS - 1;
-	ix->guid_mask = MIN_SLOTS - 1;
 	return ix;
 }
 
@@ -90,148 +90,77 @@ void dqr_node_index_free(struct dqr_node_index *ix)
 {
 	if (!ix)
 		return;
-	free(ix->names);
-	free(ix->guids);
-	free(ix->pool);
-	free(ix);
+	DQR_FREE_ALL(ix->names.s, ix->guids.s, ix->pool, ix);
 }
 
-static int grow_names(struct dqr_node_index *ix)
+/* Twice the slots, every entry again where its hash puts it. */
+static int table_grow(struct table *t)
 {
-	uint32_t n = (ix->name_mask + 1) * 2, i;
-	struct name_slot *s;
+	struct table n;
+	uint32_t i, j;
 
-	if (n == 0)
+	if (t->mask + 1 > UINT32_MAX / 2)
 		return -1;
-	s = alloc_name_slots(n);
-	if (!s)
+	if (table_init(&n, (t->mask + 1) * 2))
 		return -1;
-	for (i = 0; i <= ix->name_mask; i++) {
-		const struct name_slot *o = &ix->names[i];
-		uint32_t j;
-
-		if (o->node == DQR_NONE)
+	for (i = 0; i <= t->mask; i++) {
+		if (t->s[i].node == DQR_NONE)
 			continue;
-		for (j = o->hash & (n - 1); s[j].node != DQR_NONE;
-		     j = (j + 1) & (n - 1))
+		for (j = t->s[i].hash & n.mask; n.s[j].node != DQR_NONE;
+		     j = (j + 1) & n.mask)
 			;
-		s[j] = *o;
+		n.s[j] = t->s[i];
 	}
-	free(ix->names);
-	ix->names = s;
-	ix->name_mask = n - 1;
+	n.count = t->count;
+	free(t->s);
+	*t = n;
 	return 0;
 }
 
-static int grow_guids(struct dqr_node_index *ix)
-{
-	uint32_t n = (ix->guid_mask + 1) * 2, i;
-	struct guid_slot *s;
-
-	if (n == 0)
-		return -1;
-	s = calloc(n, sizeof(*s));
-	if (!s)
-		return -1;
-	for (i = 0; i <= ix->guid_mask; i++) {
-		const struct guid_slot *o = &ix->guids[i];
-		uint32_t j;
-
-		if (!o->guid)
-			continue;
-		for (j = hash_guid(o->guid) & (n - 1); s[j].guid;
-		     j = (j + 1) & (n - 1))
-			;
-		s[j] = *o;
-	}
-	free(ix->guids);
-	ix->guids = s;
-	ix->guid_mask = n - 1;
-	return 0;
-}
-
-static int pool_add(struct dqr_node_index *ix, const char *name, size_t *off)
-{
-	size_t len = strlen(name) + 1, ncap;
-	char *p;
-
-	if (ix->pool_len + len > ix->pool_cap) {
-		ncap = ix->pool_cap ? ix->pool_cap : 4096;
-		while (ncap < ix->pool_len + len)
-			ncap *= 2;
-		p = realloc(ix->pool, ncap);
-		if (!p)
-			return -1;
-		ix->pool = p;
-		ix->pool_cap = ncap;
-	}
-	*off = ix->pool_len;
-	memcpy(ix->pool + ix->pool_len, name, len);
-	ix->pool_len += len;
-	return 0;
-}
-
-/* The slot holding name, or the empty slot where it would go. */
-static struct name_slot *find_name(const struct dqr_node_index *ix,
-				   const char *name, uint32_t h)
+/*
+ * The slot holding the key, or the empty slot where it would go.  The key
+ * is name when that is not NULL (names table), else guid.
+ */
+static struct slot *probe(const struct dqr_node_index *ix,
+			  const struct table *t, uint32_t h, const char *name,
+			  uint64_t guid)
 {
 	uint32_t j;
 
-	for (j = h & ix->name_mask; ix->names[j].node != DQR_NONE;
-	     j = (j + 1) & ix->name_mask) {
-		const struct name_slot *s = &ix->names[j];
+	for (j = h & t->mask; t->s[j].node != DQR_NONE;
+	     j = (j + 1) & t->mask) {
+		const struct slot *s = &t->s[j];
 
-		if (s->hash == h && !strcmp(ix->pool + s->off, name))
+		if (s->hash == h && (name ? !strcmp(ix->pool + s->key, name) :
+					    s->key == guid))
 			break;
 	}
-	return &ix->names[j];
+	return &t->s[j];
 }
 
-static struct guid_slot *find_guid(const struct dqr_node_index *ix,
-				   uint64_t guid)
+/* 0 when added, 1 when the key is there already, -1 out of memory. */
+static int put(struct dqr_node_index *ix, struct table *t, uint32_t h,
+	       const char *name, uint64_t guid, uint32_t node)
 {
-	uint32_t j;
-
-	for (j = hash_guid(guid) & ix->guid_mask;
-	     ix->guids[j].guid && ix->guids[j].guid != guid;
-	     j = (j + 1) & ix->guid_mask)
-		;
-	return &ix->guids[j];
-}
-
-static int add_name(struct dqr_node_index *ix, const char *name,
-		    uint32_t node)
-{
-	uint32_t h = hash_name(name);
-	struct name_slot *s;
+	struct slot *s;
 	size_t off;
 
-	if ((ix->name_count + 1) * 2 > ix->name_mask + 1 && grow_names(ix))
+	/* at most half full: probes stay short */
+	if ((t->count + 1) * 2 > t->mask + 1 && table_grow(t))
 		return -1;
-	s = find_name(ix, name, h);
+	s = probe(ix, t, h, name, guid);
 	if (s->node != DQR_NONE)
-		return DQR_NODE_INDEX_DUP_NAME;
-	if (pool_add(ix, name, &off))
-		return -1;
+		return 1;
+	if (name) {
+		if (dqr_pool_add(&ix->pool, &ix->pool_len, &ix->pool_cap,
+				 name, strlen(name), &off))
+			return -1;
+		guid = off;
+	}
 	s->node = node;
 	s->hash = h;
-	s->off = off;
-	ix->name_count++;
-	return 0;
-}
-
-static int add_guid(struct dqr_node_index *ix, uint64_t guid, uint32_t node)
-{
-	struct guid_slot *s;
-
-	if ((ix->guid_count + 1) * 2 > ix->guid_mask + 1 && grow_guids(ix))
-		return -1;
-	s = find_guid(ix, guid);
-	if (s->guid)
-		return DQR_NODE_INDEX_DUP_GUID;
-	s->guid = guid;
-	s->node = node;
-	ix->guid_count++;
+	s->key = guid;
+	t->count++;
 	return 0;
 }
 
@@ -243,16 +172,16 @@ int dqr_node_index_add(struct dqr_node_index *ix, const char *name,
 	if (node == DQR_NONE)
 		return -1;
 	if (name) {
-		t = add_name(ix, name, node);
+		t = put(ix, &ix->names, hash_name(name), name, 0, node);
 		if (t < 0)
 			return -1;
-		r |= t;
+		r |= t ? DQR_NODE_INDEX_DUP_NAME : 0;
 	}
 	if (guid) {
-		t = add_guid(ix, guid, node);
+		t = put(ix, &ix->guids, hash_guid(guid), NULL, guid, node);
 		if (t < 0)
 			return -1;
-		r |= t;
+		r |= t ? DQR_NODE_INDEX_DUP_GUID : 0;
 	}
 	return r;
 }
@@ -277,15 +206,12 @@ struct dqr_node_index *dqr_node_index_build(const struct dqr_fabric *f)
 uint32_t dqr_node_index_name(const struct dqr_node_index *ix,
 			     const char *name)
 {
-	return find_name(ix, name, hash_name(name))->node;
+	return probe(ix, &ix->names, hash_name(name), name, 0)->node;
 }
 
 uint32_t dqr_node_index_guid(const struct dqr_node_index *ix, uint64_t guid)
 {
-	const struct guid_slot *s;
-
 	if (!guid)
 		return DQR_NONE;
-	s = find_guid(ix, guid);
-	return s->guid ? s->node : DQR_NONE;
+	return probe(ix, &ix->guids, hash_guid(guid), NULL, guid)->node;
 }

@@ -1,5 +1,5 @@
 /*
- * topo_diff.c - projecting the current cabling onto the reference model.
+ * topo_diff.c - projecting the current cabling onto the reference topology.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,11 +54,11 @@ static int project(struct dqr_fabric *f, const struct dqr_fabric *ref,
 			for (lid = p->base_lid;
 			     lid < p->base_lid + (1u << p->lmc); lid++)
 				dqr_fabric_forget_lid(f, lid);
-		rr = p->remote;
+		rr = dqr_peer_port(ref, i);
 		if (!p->num || rr == DQR_NONE || rr < i)
 			continue;
 		/* one cable, seen from its lower port index */
-		crem = cp == DQR_NONE ? DQR_NONE : cur->ports[cp].remote;
+		crem = cp == DQR_NONE ? DQR_NONE : dqr_peer_port(cur, cp);
 		if (crem != DQR_NONE &&
 		    crem == same_port(ref, cur, ref_to_cur, rr))
 			continue;
@@ -85,11 +85,11 @@ static void count_new(const struct dqr_fabric *ref,
 	for (i = 0; i < cur->num_ports; i++) {
 		const struct dqr_port *p = &cur->ports[i];
 		const struct dqr_port *q;
-		uint32_t rp;
+		uint32_t rp, peer = dqr_peer_port(cur, i);
 
-		if (!p->num || p->remote == DQR_NONE || p->remote < i)
+		if (!p->num || peer == DQR_NONE || peer < i)
 			continue;
-		q = &cur->ports[p->remote];
+		q = &cur->ports[peer];
 		rn = cur_to_ref[p->node];
 		rrn = cur_to_ref[q->node];
 		if (rn == DQR_NONE || rrn == DQR_NONE ||
@@ -99,7 +99,7 @@ static void count_new(const struct dqr_fabric *ref,
 			continue;
 		}
 		rp = dqr_port_index(ref, rn, p->num);
-		if (ref->ports[rp].remote != dqr_port_index(ref, rrn, q->num))
+		if (dqr_peer_port(ref, rp) != dqr_port_index(ref, rrn, q->num))
 			d->links_new++;
 	}
 }

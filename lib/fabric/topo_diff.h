@@ -3,7 +3,7 @@
  * channel list was built for.
  *
  * DQR's tables, channel list and reroute context are indexed by the node
- * and port numbers of a reference model.  After a fault the subnet
+ * and port numbers of a reference topology.  After a fault the subnet
  * manager sees fewer links (and, when a switch dies, fewer nodes); the
  * projection is the reference with those links removed, so every index
  * stays valid.  Anything the reference does not know (a new node, a

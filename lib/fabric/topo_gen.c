@@ -16,29 +16,40 @@
 /* keeps every product below in 64 bits while parsing */
 #define GEN_MAX_NUMBER 1000000u
 
+struct gen;
+static int build_kary(struct gen *g);
+static int build_fattree2(struct gen *g);
+static int build_fattree3(struct gen *g);
+static int build_grid(struct gen *g);
+static int build_hypercube(struct gen *g);
+
+/*
+ * What the code needs to know of a kind beyond its parameters, in one
+ * place: a new kind is one more row (and its parameters' cases).
+ */
+static const struct kind_info {
+	const char *name;		/* in specs */
+	int (*build)(struct gen *g);
+	int direct;	/* switches hold the CAs: cas= applies */
+} kinds[] = {
+	[DQR_GEN_KARY] = { "kary", build_kary, 0 },
+	[DQR_GEN_FATTREE2] = { "fattree2", build_fattree2, 0 },
+	[DQR_GEN_FATTREE3] = { "fattree3", build_fattree3, 0 },
+	[DQR_GEN_MESH] = { "mesh", build_grid, 1 },
+	[DQR_GEN_TORUS] = { "torus", build_grid, 1 },
+	[DQR_GEN_HYPERCUBE] = { "hypercube", build_hypercube, 1 },
+};
+
+#define NUM_KINDS (sizeof(kinds) / sizeof(kinds[0]))
+
 static const char *kind_name(enum dqr_gen_kind kind)
 {
-	switch (kind) {
-	case DQR_GEN_KARY:
-		return "kary";
-	case DQR_GEN_FATTREE2:
-		return "fattree2";
-	case DQR_GEN_FATTREE3:
-		return "fattree3";
-	case DQR_GEN_MESH:
-		return "mesh";
-	case DQR_GEN_TORUS:
-		return "torus";
-	case DQR_GEN_HYPERCUBE:
-		return "hypercube";
-	}
-	return NULL;
+	return (unsigned)kind < NUM_KINDS ? kinds[kind].name : NULL;
 }
 
 static int is_direct(enum dqr_gen_kind kind)
 {
-	return kind == DQR_GEN_MESH || kind == DQR_GEN_TORUS ||
-	       kind == DQR_GEN_HYPERCUBE;
+	return kind_name(kind) && kinds[kind].direct;
 }
 
 /* ---------------------------------------------------------------- counts */
@@ -358,10 +369,6 @@ static int parse_options(const char *p, struct dqr_gen_spec *s,
 int dqr_gen_parse(const char *spec, struct dqr_gen_spec *s,
 		  char *err, size_t errlen)
 {
-	static const enum dqr_gen_kind kinds[] = {
-		DQR_GEN_KARY, DQR_GEN_FATTREE2, DQR_GEN_FATTREE3,
-		DQR_GEN_MESH, DQR_GEN_TORUS, DQR_GEN_HYPERCUBE,
-	};
 	struct dqr_gen_counts c;
 	const char *colon, *p;
 	size_t i, len;
@@ -374,11 +381,11 @@ int dqr_gen_parse(const char *spec, struct dqr_gen_spec *s,
 		return -1;
 	}
 	len = (size_t)(colon - spec);
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		const char *name = kind_name(kinds[i]);
+	for (i = 0; i < NUM_KINDS; i++) {
+		const char *name = kinds[i].name;
 
-		if (strlen(name) == len && !strncmp(spec, name, len)) {
-			s->kind = kinds[i];
+		if (name && strlen(name) == len && !strncmp(spec, name, len)) {
+			s->kind = (enum dqr_gen_kind)i;
 			break;
 		}
 	}
@@ -672,7 +679,6 @@ struct dqr_fabric *dqr_gen_build_places(const struct dqr_gen_spec *s,
 {
 	struct gen g = { 0 };
 	uint32_t block;
-	int r = -1;
 
 	if (places)
 		*places = NULL;
@@ -693,25 +699,8 @@ struct dqr_fabric *dqr_gen_build_places(const struct dqr_gen_spec *s,
 		dqr_set_err(err, errlen, "out of memory");
 		goto fail;
 	}
-	switch (s->kind) {
-	case DQR_GEN_KARY:
-		r = build_kary(&g);
-		break;
-	case DQR_GEN_FATTREE2:
-		r = build_fattree2(&g);
-		break;
-	case DQR_GEN_FATTREE3:
-		r = build_fattree3(&g);
-		break;
-	case DQR_GEN_MESH:
-	case DQR_GEN_TORUS:
-		r = build_grid(&g);
-		break;
-	case DQR_GEN_HYPERCUBE:
-		r = build_hypercube(&g);
-		break;
-	}
-	if (r || dqr_fabric_finish(g.f, err, errlen))
+	/* dqr_gen_count() above refused an unknown kind */
+	if (kinds[s->kind].build(&g) || dqr_fabric_finish(g.f, err, errlen))
 		goto fail;
 	if (places)
 		*places = g.places;

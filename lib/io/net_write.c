@@ -148,14 +148,12 @@ static void write_node(const struct dqr_fabric *f, FILE *out,
 		break;
 	}
 	fputc('\n', out);
-	for (p = 1; p <= nd->num_ports; p++) {
-		const struct dqr_port *pt = &f->ports[nd->port_base + p];
-		const struct dqr_port *rp;
+	dqr_for_each_linked_port(f, n, p) {
+		uint32_t own = dqr_port_index(f, n, p);
+		const struct dqr_port *pt = &f->ports[own];
+		const struct dqr_port *rp = &f->ports[dqr_peer_port(f, own)];
 		const char *rname;
 
-		if (pt->remote == DQR_NONE)
-			continue;
-		rp = &f->ports[pt->remote];
 		rname = dqr_node_name(f, rp->node);
 		fprintf(out, "[%u]\t\"%s\"[%u]\t#", p, rname, rp->num);
 		/* ibsim reads a port's own LID on end nodes only */
@@ -170,13 +168,7 @@ static void write_node(const struct dqr_fabric *f, FILE *out,
 
 static int has_cable(const struct dqr_fabric *f, uint32_t n)
 {
-	const struct dqr_node *nd = &f->nodes[n];
-	unsigned p;
-
-	for (p = 1; p <= nd->num_ports; p++)
-		if (f->ports[nd->port_base + p].remote != DQR_NONE)
-			return 1;
-	return 0;
+	return dqr_next_linked_port(f, n, 0) != 0;
 }
 
 int dqr_write_ibsim_net(const struct dqr_fabric *f, FILE *out)

@@ -14,6 +14,7 @@
 
 #include "fabric/node_index.h"
 #include "io/topo_read.h"
+#include "util/mem.h"
 #include "util/text_input.h"
 
 /* how much of a user string goes into a message */
@@ -69,24 +70,7 @@ static int oom(struct reader *r)
 
 static int pool_add(struct reader *r, const char *s, size_t len, size_t *off)
 {
-	size_t ncap;
-	char *p;
-
-	if (r->pool_len + len + 1 > r->pool_cap) {
-		ncap = r->pool_cap ? r->pool_cap : 4096;
-		while (ncap < r->pool_len + len + 1)
-			ncap *= 2;
-		p = realloc(r->pool, ncap);
-		if (!p)
-			return -1;
-		r->pool = p;
-		r->pool_cap = ncap;
-	}
-	memcpy(r->pool + r->pool_len, s, len);
-	r->pool[r->pool_len + len] = '\0';
-	*off = r->pool_len;
-	r->pool_len += len + 1;
-	return 0;
+	return dqr_pool_add(&r->pool, &r->pool_len, &r->pool_cap, s, len, off);
 }
 
 static const char *node_id(const struct reader *r, uint32_t node)
@@ -107,6 +91,28 @@ static const char *quoted(const char *s, const char **start, size_t *len)
 	*start = s + 1;
 	*len = (size_t)(e - s - 1);
 	return e + 1;
+}
+
+/*
+ * The quoted field at s (after blanks), what it is named in messages:
+ * "missing quoted <what><ctx>" or "unterminated quote in <what>".
+ * Returns the rest of the line, or NULL with the message in r->err.
+ */
+static const char *quoted_field(struct reader *r, const char *s,
+				const char *what, const char *ctx,
+				const char **start, size_t *len)
+{
+	s = dqr_skip_blanks(s);
+	if (*s != '"') {
+		dqr_text_error(&r->in, r->err, r->errlen, "missing quoted %s%s",
+			       what, ctx);
+		return NULL;
+	}
+	s = quoted(s, start, len);
+	if (!s)
+		dqr_text_error(&r->in, r->err, r->errlen,
+			       "unterminated quote in %s", what);
+	return s;
 }
 
 /* "[123]" at s: the number and the character after ']'. */
@@ -289,15 +295,9 @@ static int guid_id(const char *id, size_t len, uint64_t *g)
 
 static int add_node_info(struct reader *r, uint32_t node, size_t id)
 {
-	if (node >= r->cap_nodes) {
-		uint32_t ncap = r->cap_nodes ? r->cap_nodes * 2 : 256;
-		struct node_info *p = realloc(r->nodes, sizeof(*p) * ncap);
-
-		if (!p)
-			return -1;
-		r->nodes = p;
-		r->cap_nodes = ncap;
-	}
+	if (dqr_grow((void **)&r->nodes, &r->cap_nodes, node + 1,
+		     sizeof(*r->nodes), 256))
+		return -1;
 	r->nodes[node].lineno = r->in.lineno;
 	r->nodes[node].id = id;
 	return 0;
@@ -330,7 +330,7 @@ static int parse_header(struct reader *r, const char *s, size_t kw_len,
 	size_t id_len, desc_len = 0, id_off;
 	uint64_t nports, guid = 0, lid = 0, lmc = 0;
 	uint32_t node, other;
-	char *desc_z = NULL;
+	char *desc_z = NULL, ctx[64];
 	int id_is_guid, rc = -1;
 
 	s += kw_len;
@@ -342,19 +342,12 @@ static int parse_header(struct reader *r, const char *s, size_t kw_len,
 			       nports, DQR_MAX_PORTS);
 		return -1;
 	}
-	s = dqr_skip_blanks(s);
-	if (*s != '"') {
-		dqr_text_error(&r->in, r->err, r->errlen,
-			       "missing quoted node id after %.*s %" PRIu64,
-			       (int)kw_len, kw, nports);
+	/* kw is Switch, Ca or Rt: the context always fits */
+	snprintf(ctx, sizeof(ctx), " after %.*s %" PRIu64, (int)kw_len, kw,
+		 nports);
+	s = quoted_field(r, s, "node id", ctx, &id, &id_len);
+	if (!s)
 		return -1;
-	}
-	s = quoted(s, &id, &id_len);
-	if (!s) {
-		dqr_text_error(&r->in, r->err, r->errlen,
-			       "unterminated quote in node id");
-		return -1;
-	}
 	if (!id_len) {
 		dqr_text_error(&r->in, r->err, r->errlen, "empty node id");
 		return -1;
@@ -521,18 +514,9 @@ static int parse_port_line(struct reader *r, const char *s)
 	s = paren_guid(r, skip_ext(s), &guid);
 	if (!s)
 		return -1;
-	s = dqr_skip_blanks(s);
-	if (*s != '"') {
-		dqr_text_error(&r->in, r->err, r->errlen,
-			       "missing quoted remote node id");
+	s = quoted_field(r, s, "remote node id", "", &rid, &rid_len);
+	if (!s)
 		return -1;
-	}
-	s = quoted(s, &rid, &rid_len);
-	if (!s) {
-		dqr_text_error(&r->in, r->err, r->errlen,
-			       "unterminated quote in remote node id");
-		return -1;
-	}
 	if (!rid_len || memchr(rid, '@', rid_len)) {
 		dqr_text_error(&r->in, r->err, r->errlen, rid_len ?
 			       "ibsim port aliases ('@') are not supported" :
@@ -806,10 +790,7 @@ struct dqr_fabric *dqr_parse_topology(FILE *fp, const char *fname,
 		dqr_fabric_free(r.f);
 	dqr_node_index_free(r.ids);
 	dqr_node_index_free(r.names);
-	free(r.nodes);
-	free(r.links);
-	free(r.pool);
-	free(r.lid_line);
+	DQR_FREE_ALL(r.nodes, r.links, r.pool, r.lid_line);
 	dqr_text_input_release(&r.in);
 	return f;
 }

@@ -43,27 +43,26 @@ const char *const dqr_transition_names[] = { "ordered", "oneshot", NULL };
 const char *const dqr_stretch_names[] = { "0", "1", "2", "3", "4", "off",
 					  NULL };
 
+/*
+ * Every key is the name of its field in struct dqr_options: spelling it
+ * once keeps the two from drifting apart.
+ */
+#define OPTION(field, type, choices, max)				\
+	{ #field, type, offsetof(struct dqr_options, field), choices, 0, max }
+
 static const struct dqr_opt_spec dqr_option_table[] = {
-	{ "base", DQR_OPT_CHOICE, offsetof(struct dqr_options, base),
-	  dqr_base_engine_names, 0, 0 },
-	{ "verify", DQR_OPT_BOOL, offsetof(struct dqr_options, verify),
-	  NULL, 0, 0 },
-	{ "mode", DQR_OPT_CHOICE, offsetof(struct dqr_options, mode),
-	  dqr_mode_names, 0, 0 },
-	{ "turns", DQR_OPT_CHOICE, offsetof(struct dqr_options, turns),
-	  dqr_turns_names, 0, 0 },
-	{ "fallback", DQR_OPT_CHOICE, offsetof(struct dqr_options, fallback),
-	  dqr_fallback_names, 0, 0 },
-	{ "transition", DQR_OPT_CHOICE,
-	  offsetof(struct dqr_options, transition), dqr_transition_names,
-	  0, 0 },
-	{ "drain_ms", DQR_OPT_UINT_AUTO,
-	  offsetof(struct dqr_options, drain_ms), NULL, 0, DQR_DRAIN_MAX },
-	{ "vl_layer", DQR_OPT_BOOL, offsetof(struct dqr_options, vl_layer),
-	  NULL, 0, 0 },
-	{ "stretch", DQR_OPT_CHOICE, offsetof(struct dqr_options, stretch),
-	  dqr_stretch_names, 0, 0 },
+	OPTION(base, DQR_OPT_CHOICE, dqr_base_engine_names, 0),
+	OPTION(verify, DQR_OPT_BOOL, NULL, 0),
+	OPTION(mode, DQR_OPT_CHOICE, dqr_mode_names, 0),
+	OPTION(turns, DQR_OPT_CHOICE, dqr_turns_names, 0),
+	OPTION(fallback, DQR_OPT_CHOICE, dqr_fallback_names, 0),
+	OPTION(transition, DQR_OPT_CHOICE, dqr_transition_names, 0),
+	OPTION(drain_ms, DQR_OPT_UINT_AUTO, NULL, DQR_DRAIN_MAX),
+	OPTION(vl_layer, DQR_OPT_BOOL, NULL, 0),
+	OPTION(stretch, DQR_OPT_CHOICE, dqr_stretch_names, 0),
 };
+
+#undef OPTION
 
 #define NUM_OPTIONS (sizeof(dqr_option_table) / sizeof(dqr_option_table[0]))
 

@@ -56,7 +56,7 @@ extern const char *const dqr_transition_names[];
 extern const char *const dqr_stretch_names[];
 #define DQR_STRETCH_OFF 5
 
-enum dqr_transition {
+enum dqr_transition_mode {
 	DQR_TRANSITION_ORDERED = 0,	/* staged, each stage checked */
 	DQR_TRANSITION_ONESHOT,		/* OpenSM's way: all at once */
 };
@@ -76,11 +76,11 @@ struct dqr_options {
 	int mode;	/* enum dqr_mode (reroute.h) */
 	int turns;	/* enum dqr_turns (reroute.h) */
 	int fallback;	/* enum dqr_fallback */
-	int transition;	/* enum dqr_transition */
+	int transition;	/* enum dqr_transition_mode */
 	unsigned drain_ms;	/* DQR_DRAIN_AUTO, or 0 .. DQR_DRAIN_MAX */
 	/*
-	 * base=uturn: where one layer cannot hold the repair, put seed
-	 * 000's re-routing layer on VL 1 (SLs and SL2VL, rerouting_layer.h)
+	 * base=uturn: where one layer cannot hold the repair, put the FT
+	 * paper's re-routing layer on VL 1 (SLs and SL2VL, rerouting_layer.h)
 	 * instead of falling back: 1 (default) or 0.
 	 */
 	int vl_layer;

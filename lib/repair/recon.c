@@ -7,6 +7,7 @@
 
 #include "deps/cdg.h"
 #include "repair/recon.h"
+#include "util/mem.h"
 #include "util/timing.h"
 
 void dqr_recon_release(struct dqr_recon *r)
@@ -29,20 +30,17 @@ static struct dqr_dyn_order *list_from(const struct dqr_fabric *f,
 				       const struct dqr_lfts *t, int *cyclic,
 				       struct dqr_cycle *cycle)
 {
+	const struct dqr_lfts *ts[1] = { t };
 	struct dqr_channel_list cl;
 	struct dqr_dyn_order *d = NULL;
-	struct dqr_cdg *g = dqr_cdg_build(f, t);
+	struct dqr_cdg *g;
 	int ret;
 
-	*cyclic = 0;
-	if (!g)
-		return NULL;
-	ret = dqr_channel_list_build(f, g, &cl, cycle);
+	ret = dqr_channel_list_of_tables(f, ts, 1, &cl, cycle, &g);
+	*cyclic = ret == 1;
 	if (ret == 0) {
 		d = dqr_dyn_new(g, &cl);
 		dqr_channel_list_free(&cl);
-	} else if (ret == 1) {
-		*cyclic = 1;
 	}
 	dqr_cdg_free(g);
 	return d;
@@ -226,9 +224,6 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 out:
 	dqr_lfts_free(before);
 	res->us_total = (dqr_now_ms() - t0) * 1e3;
-	free(lids);
-	free(down);
-	free(fresh);
-	free(back);
+	DQR_FREE_ALL(lids, down, fresh, back);
 	return ret;
 }

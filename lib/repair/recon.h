@@ -1,6 +1,6 @@
 /*
  * recon.h - the reconfiguration state of a fabric under DQR: the
- * reference model, its original tables, the tables in force, the channel
+ * reference topology, its original tables, the tables in force, the channel
  * list and the cables that are down.
  *
  * The plugin and the offline simulator drive the same state machine:

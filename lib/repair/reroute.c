@@ -1,5 +1,5 @@
 /*
- * reroute.c - re-attaching broken switches to each destination's tree,
+ * reroute.c - re-attaching broken switches to each destination tree,
  * deadlock free against the channel list.
  */
 #include <stdlib.h>
@@ -7,6 +7,7 @@
 
 #include "repair/reroute.h"
 #include "routes/route_walk.h"
+#include "util/mem.h"
 #include "util/timing.h"
 #include "util/union_find.h"
 
@@ -79,16 +80,6 @@ struct dqr_reroute {
 	uint32_t num_deps;
 };
 
-/* The neighbouring switch behind a switch port, or DQR_NONE. */
-static uint32_t peer_switch(const struct dqr_fabric *f, uint32_t port)
-{
-	uint32_t r = f->ports[port].remote;
-
-	if (r == DQR_NONE || !dqr_is_switch(f, f->ports[r].node))
-		return DQR_NONE;
-	return f->nodes[f->ports[r].node].sw_index;
-}
-
 /*
  * BFS ranks from the switch with the most end ports (a leaf in a fat
  * tree; fewest hops to the CAs is what base routings optimise), one BFS
@@ -96,7 +87,8 @@ static uint32_t peer_switch(const struct dqr_fabric *f, uint32_t port)
  */
 static void rank_switches(struct dqr_reroute *rr, const struct dqr_fabric *f)
 {
-	uint32_t s = f->num_switches, sw, root, head, tail, p, nb, best;
+	uint32_t s = f->num_switches, sw, root, head, tail, nb, best;
+	unsigned p;
 
 	for (sw = 0; sw < s; sw++)
 		rr->rank[sw] = DQR_NONE;
@@ -119,12 +111,13 @@ static void rank_switches(struct dqr_reroute *rr, const struct dqr_fabric *f)
 		head = tail = 0;
 		rr->stack[tail++] = root;
 		while (head < tail) {
-			const struct dqr_node *n;
+			uint32_t node;
 
 			sw = rr->stack[head++];
-			n = &f->nodes[f->switches[sw]];
-			for (p = 1; p <= n->num_ports; p++) {
-				nb = peer_switch(f, n->port_base + p);
+			node = f->switches[sw];
+			dqr_for_each_linked_port(f, node, p) {
+				nb = dqr_port_index(f, node, p);
+				nb = dqr_peer_switch(f, nb);
 				if (nb == DQR_NONE || rr->rank[nb] != DQR_NONE)
 					continue;
 				rr->rank[nb] = rr->rank[sw] + 1;
@@ -140,6 +133,16 @@ static int hop_up(const struct dqr_reroute *rr, uint32_t a, uint32_t b)
 	if (rr->rank_use[b] != rr->rank_use[a])
 		return rr->rank_use[b] < rr->rank_use[a];
 	return b < a;
+}
+
+/* The switch a linked CA or router port i is cabled to, else DQR_NONE. */
+static uint32_t end_port_switch(const struct dqr_fabric *f, uint32_t i)
+{
+	const struct dqr_port *p = &f->ports[i];
+
+	if (!p->num || dqr_is_switch(f, p->node))
+		return DQR_NONE;
+	return dqr_peer_switch(f, i);
 }
 
 struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
@@ -174,28 +177,14 @@ struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 		return NULL;
 	}
 	/* end ports by the switch they are cabled to in the full model */
-	for (i = 0; i < f->num_ports; i++) {
-		const struct dqr_port *p = &f->ports[i];
-
-		if (!p->num || dqr_is_switch(f, p->node) ||
-		    p->remote == DQR_NONE)
-			continue;
-		sw = dqr_ingress_switch(f, i);
-		if (sw != DQR_NONE)
+	for (i = 0; i < f->num_ports; i++)
+		if ((sw = end_port_switch(f, i)) != DQR_NONE)
 			rr->end_off[sw + 1]++;
-	}
 	for (sw = 0; sw < s; sw++)
 		rr->end_off[sw + 1] += rr->end_off[sw];
-	for (i = 0; i < f->num_ports; i++) {
-		const struct dqr_port *p = &f->ports[i];
-
-		if (!p->num || dqr_is_switch(f, p->node) ||
-		    p->remote == DQR_NONE)
-			continue;
-		sw = dqr_ingress_switch(f, i);
-		if (sw != DQR_NONE)
+	for (i = 0; i < f->num_ports; i++)
+		if ((sw = end_port_switch(f, i)) != DQR_NONE)
 			rr->end_port[rr->end_off[sw]++] = i;
-	}
 	for (sw = s; sw > 0; sw--)
 		rr->end_off[sw] = rr->end_off[sw - 1];
 	rr->end_off[0] = 0;
@@ -208,24 +197,10 @@ void dqr_reroute_free(struct dqr_reroute *rr)
 {
 	if (!rr)
 		return;
-	free(rr->rank);
-	free(rr->end_off);
-	free(rr->end_port);
-	free(rr->comp);
-	free(rr->st);
-	free(rr->stack);
-	free(rr->state);
-	free(rr->mark);
-	free(rr->dead);
-	free(rr->cost);
-	free(rr->hops);
-	free(rr->dist);
-	free(rr->queue);
-	free(rr->out);
-	free(rr->broken);
-	free(rr->heap);
-	free(rr->changes);
-	free(rr);
+	DQR_FREE_ALL(rr->rank, rr->end_off, rr->end_port, rr->comp, rr->st,
+		     rr->stack, rr->state, rr->mark, rr->dead, rr->cost,
+		     rr->hops, rr->dist, rr->queue, rr->out, rr->broken,
+		     rr->heap, rr->changes, rr);
 }
 
 /* ------------------------------------------------------------ heap */
@@ -244,15 +219,9 @@ static int heap_push(struct dqr_reroute *rr, const struct cand *c)
 {
 	uint32_t i, parent;
 
-	if (rr->heap_len == rr->heap_cap) {
-		uint32_t ncap = rr->heap_cap ? rr->heap_cap * 2 : 256;
-		struct cand *h = realloc(rr->heap, sizeof(*h) * ncap);
-
-		if (!h)
-			return -1;
-		rr->heap = h;
-		rr->heap_cap = ncap;
-	}
+	if (dqr_grow((void **)&rr->heap, &rr->heap_cap, rr->heap_len + 1,
+		     sizeof(*rr->heap), 256))
+		return -1;
 	i = rr->heap_len++;
 	while (i > 0) {
 		parent = (i - 1) / 2;
@@ -289,40 +258,23 @@ static struct cand heap_pop(struct dqr_reroute *rr)
 
 /* ------------------------------------------------------------ fabric */
 
-/* The live channel a switch uses for a LID; DQR_NONE for none or self. */
-static uint32_t entry_channel(const struct dqr_fabric *f,
-			      const struct dqr_lfts *t, uint32_t sw,
-			      uint32_t lid)
-{
-	const struct dqr_node *n = &f->nodes[f->switches[sw]];
-	uint8_t p = dqr_lft_get(t, sw, lid);
-
-	if (p == 0 || p > n->num_ports ||
-	    f->ports[n->port_base + p].remote == DQR_NONE)
-		return DQR_NONE;
-	return n->port_base + p;
-}
-
 /* Components of the switches over the links that work now. */
 static void switch_components(struct dqr_reroute *rr,
 			      const struct dqr_fabric *f)
 {
-	uint32_t sw, i, a, b;
+	uint32_t sw, node, nb, a, b;
+	unsigned p;
 
 	for (sw = 0; sw < f->num_switches; sw++)
 		rr->comp[sw] = sw;
 	for (sw = 0; sw < f->num_switches; sw++) {
-		const struct dqr_node *n = &f->nodes[f->switches[sw]];
-
-		for (i = 1; i <= n->num_ports; i++) {
-			uint32_t r = f->ports[n->port_base + i].remote;
-
-			if (r == DQR_NONE ||
-			    !dqr_is_switch(f, f->ports[r].node))
+		node = f->switches[sw];
+		dqr_for_each_linked_port(f, node, p) {
+			nb = dqr_peer_switch(f, dqr_port_index(f, node, p));
+			if (nb == DQR_NONE)
 				continue;
 			a = dqr_uf_root(rr->comp, sw);
-			b = dqr_uf_root(rr->comp,
-				      f->nodes[f->ports[r].node].sw_index);
+			b = dqr_uf_root(rr->comp, nb);
 			if (a != b)
 				rr->comp[a] = b;
 		}
@@ -345,7 +297,7 @@ static void sync_channels(struct dqr_reroute *rr, const struct dqr_fabric *f,
 
 	rr->num_dead = 0;
 	for (i = 0; i < f->num_ports && i < cl->num_vertices; i++) {
-		int linked = f->ports[i].remote != DQR_NONE;
+		int linked = dqr_peer_port(f, i) != DQR_NONE;
 
 		if (cl->pos[i] == DQR_NONE)
 			continue;
@@ -364,7 +316,7 @@ static void sync_channels(struct dqr_reroute *rr, const struct dqr_fabric *f,
 static int usable(const struct dqr_fabric *f, const struct dqr_dyn_order *cl,
 		  uint32_t ch)
 {
-	return f->ports[ch].remote != DQR_NONE && ch < cl->num_vertices &&
+	return dqr_peer_port(f, ch) != DQR_NONE && ch < cl->num_vertices &&
 	       cl->pos[ch] != DQR_NONE && !dqr_dyn_is_retired(cl, ch);
 }
 
@@ -403,9 +355,7 @@ static int good(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	int ok = 0, st;
 
 	for (;;) {
-		const struct dqr_node *n;
-		uint32_t ch, r;
-		uint8_t p;
+		uint32_t ch, nb;
 
 		st = sw_state(rr, cur);
 		if (st == SW_GOOD || st == SW_SETTLED) {
@@ -420,28 +370,24 @@ static int good(struct dqr_reroute *rr, const struct dqr_fabric *f,
 			break;	/* broken, bad, or a loop */
 		set_state(rr, cur, SW_WALKING);
 		rr->stack[top++] = cur;
-		n = &f->nodes[f->switches[cur]];
-		p = dqr_lft_get(t, cur, lid);
 		rr->out[cur] = DQR_NONE;
-		if (p == 0) {
-			ok = owner == n->port_base;
+		if (dqr_lft_get(t, cur, lid) == 0) {
+			ok = owner == dqr_port_index(f, f->switches[cur], 0);
 			last = 0;
 			break;
 		}
-		if (p > n->num_ports)
-			break;
-		ch = n->port_base + p;
-		r = f->ports[ch].remote;
-		if (r == DQR_NONE)
+		ch = dqr_next_channel(f, t, cur, lid);
+		if (ch == DQR_NONE)
 			break;
 		rr->out[cur] = ch;
-		if (!dqr_is_switch(f, f->ports[r].node)) {
-			ok = r == owner;
+		nb = dqr_peer_switch(f, ch);
+		if (nb == DQR_NONE) {
+			ok = dqr_peer_port(f, ch) == owner;
 			last = COST_HOP;
 			last_hops = 1;
 			break;
 		}
-		cur = f->nodes[f->ports[r].node].sw_index;
+		cur = nb;
 	}
 	for (i = 0; i < top; i++) {
 		uint32_t w = rr->stack[i];
@@ -537,13 +483,13 @@ static int push_candidate(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	/* in the re-routing layer the VLs, not the list, hold U-turns */
 	if (!o->outside_list && rr->out[via] != DQR_NONE &&
 	    !hop_up(rr, sw, via) && !dqr_dyn_has_edge(cl, ch, rr->out[via])) {
-		uint32_t next = peer_switch(f, rr->out[via]);
+		uint32_t next = dqr_peer_switch(f, rr->out[via]);
 
 		if (next != DQR_NONE && hop_up(rr, via, next))
 			c.cost += COST_UPDN_TURN;
 	}
-	if (ch != entry_channel(f, t, sw, lid) &&
-	    entry_channel(f, t, sw, lid) != DQR_NONE)
+	if (ch != dqr_next_channel(f, t, sw, lid) &&
+	    dqr_next_channel(f, t, sw, lid) != DQR_NONE)
 		c.cost += o->mode == DQR_MODE_LOCAL ? COST_CHANGE_LOCAL :
 			  COST_CHANGE_E2E;
 	c.sw = sw;
@@ -558,16 +504,14 @@ static int relax(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		 const struct dqr_reroute_opts *o, uint32_t lid,
 		 uint32_t owner, uint32_t via, struct dqr_reroute_stats *st)
 {
-	const struct dqr_node *n = &f->nodes[f->switches[via]];
-	uint32_t p;
+	uint32_t node = f->switches[via], r, sw;
+	unsigned p;
 
-	for (p = 1; p <= n->num_ports; p++) {
-		uint32_t r = f->ports[n->port_base + p].remote, sw;
-
-		if (r == DQR_NONE || !dqr_is_switch(f, f->ports[r].node))
-			continue;
-		sw = f->nodes[f->ports[r].node].sw_index;
-		if (sw_state(rr, sw) != SW_BROKEN || !usable(f, cl, r))
+	dqr_for_each_linked_port(f, node, p) {
+		r = dqr_peer_port(f, dqr_port_index(f, node, p));
+		sw = dqr_peer_switch(f, dqr_port_index(f, node, p));
+		if (sw == DQR_NONE || sw_state(rr, sw) != SW_BROKEN ||
+		    !usable(f, cl, r))
 			continue;
 		if (push_candidate(rr, f, t, cl, o, lid, owner, sw, r, via,
 				   st))
@@ -660,7 +604,8 @@ static uint32_t live_ends(const struct dqr_reroute *rr,
 static void find_broken(struct dqr_reroute *rr, const struct dqr_fabric *f,
 			const struct dqr_lfts *t, uint32_t lid, int walk_all)
 {
-	uint32_t i, sw, p, q;
+	uint32_t i, sw, ch, q;
+	unsigned p;
 
 	rr->num_broken = 0;
 	for (i = 0; i < rr->num_dead && !walk_all; i++) {
@@ -680,7 +625,7 @@ static void find_broken(struct dqr_reroute *rr, const struct dqr_fabric *f,
 				set_state(rr, sw, SW_GOOD);
 				rr->cost[sw] = rr->st[sw].hops * COST_HOP;
 				rr->hops[sw] = rr->st[sw].hops;
-				rr->out[sw] = entry_channel(f, t, sw, lid);
+				rr->out[sw] = dqr_next_channel(f, t, sw, lid);
 				continue;
 			}
 			set_state(rr, sw, SW_BROKEN);
@@ -691,16 +636,13 @@ static void find_broken(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	/* upstream: neighbours whose entry leads into a broken switch */
 	for (i = 0; i < rr->num_broken; i++) {
 		uint32_t node = f->switches[rr->broken[i]];
-		const struct dqr_node *n = &f->nodes[node];
 
-		for (p = 1; p <= n->num_ports; p++) {
-			uint32_t r = f->ports[n->port_base + p].remote;
-
-			if (r == DQR_NONE ||
-			    !dqr_is_switch(f, f->ports[r].node))
+		dqr_for_each_linked_port(f, node, p) {
+			ch = dqr_port_index(f, node, p);
+			sw = dqr_peer_switch(f, ch);
+			if (sw == DQR_NONE)
 				continue;
-			sw = f->nodes[f->ports[r].node].sw_index;
-			q = f->ports[r].num;
+			q = f->ports[dqr_peer_port(f, ch)].num;
 			if (dqr_lft_get(t, sw, lid) != q ||
 			    sw_state(rr, sw) == SW_BROKEN)
 				continue;
@@ -718,7 +660,8 @@ static void cable_distances(struct dqr_reroute *rr,
 			    const struct dqr_fabric *f,
 			    const struct dqr_dyn_order *cl, uint32_t own_sw)
 {
-	uint32_t head = 0, tail = 0, sw, p;
+	uint32_t head = 0, tail = 0, sw, node, r, u;
+	unsigned p;
 
 	for (sw = 0; sw < f->num_switches; sw++)
 		rr->dist[sw] = UINT32_MAX;
@@ -726,17 +669,13 @@ static void cable_distances(struct dqr_reroute *rr,
 	rr->queue[tail++] = own_sw;
 	while (head < tail) {
 		uint32_t v = rr->queue[head++];
-		const struct dqr_node *n = &f->nodes[f->switches[v]];
 
-		for (p = 1; p <= n->num_ports; p++) {
-			uint32_t r = f->ports[n->port_base + p].remote, u;
-
-			if (r == DQR_NONE ||
-			    !dqr_is_switch(f, f->ports[r].node) ||
-			    !usable(f, cl, r))
-				continue;
-			u = f->nodes[f->ports[r].node].sw_index;
-			if (rr->dist[u] != UINT32_MAX)
+		node = f->switches[v];
+		dqr_for_each_linked_port(f, node, p) {
+			r = dqr_peer_port(f, dqr_port_index(f, node, p));
+			u = dqr_peer_switch(f, dqr_port_index(f, node, p));
+			if (u == DQR_NONE || !usable(f, cl, r) ||
+			    rr->dist[u] != UINT32_MAX)
 				continue;
 			rr->dist[u] = rr->dist[v] + 1;
 			rr->queue[tail++] = u;
@@ -781,22 +720,18 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		cable_distances(rr, f, cl, own_sw);
 	if (own_sw != DQR_NONE)
 		for (i = 0; i < rr->num_broken; i++) {
-			const struct dqr_node *n;
-			uint32_t p;
+			uint32_t node, ch, via;
+			unsigned p;
 
 			sw = rr->broken[i];
 			if (rr->comp[sw] != rr->comp[own_sw])
 				continue;
-			n = &f->nodes[f->switches[sw]];
-			for (p = 1; p <= n->num_ports; p++) {
-				uint32_t ch = n->port_base + p, r, via;
-
-				r = f->ports[ch].remote;
-				if (r == DQR_NONE ||
-				    !dqr_is_switch(f, f->ports[r].node))
-					continue;
-				via = f->nodes[f->ports[r].node].sw_index;
-				if (sw_state(rr, via) == SW_BROKEN ||
+			node = f->switches[sw];
+			dqr_for_each_linked_port(f, node, p) {
+				ch = dqr_port_index(f, node, p);
+				via = dqr_peer_switch(f, ch);
+				if (via == DQR_NONE ||
+				    sw_state(rr, via) == SW_BROKEN ||
 				    !usable(f, cl, ch) ||
 				    !good(rr, f, t, lid, owner, via))
 					continue;

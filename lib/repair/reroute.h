@@ -2,7 +2,7 @@
  * reroute.h - Dynamic Quick Reconfiguration (the DQR paper, section IV) for
  * destination-based forwarding.
  *
- * The routes of all sources towards one DLID form an in-tree over the
+ * The routes of all sources towards one DLID form a destination tree over the
  * switches.  After a fault, the switches whose route no longer reaches the
  * DLID are "broken"; the others keep their entries.  A Dijkstra search
  * grows the tree back from the intact part: a broken switch X is attached
@@ -92,7 +92,7 @@ struct dqr_reroute_stats {
 	uint64_t lids_broken;		/* with at least one broken switch */
 	uint64_t broken;		/* (switch, DLID) routes that failed */
 	/* the (source port, DLID) pairs behind them: the switch itself
-	 * and the live end ports that inject there */
+	 * and the linked end ports that inject there */
 	uint64_t broken_pairs;
 	uint64_t changed;		/* entries written */
 	uint64_t turns;			/* dependencies added to the list */

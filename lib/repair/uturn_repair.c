@@ -21,7 +21,7 @@ uint32_t dqr_uturn_bias(void *arg, const struct dqr_fabric *f,
 {
 	const struct dqr_ftree *ft = arg;
 	const struct dqr_node *nd = &f->nodes[f->switches[sw]];
-	uint32_t peer = dqr_ftree_peer(f, ch), n, idx, old_idx, old_ch;
+	uint32_t peer = dqr_peer_switch(f, ch), n, idx, old_idx, old_ch;
 	uint8_t old = dqr_lft_get(t, sw, lid);
 
 	if (peer == DQR_NONE || sw >= ft->num_switches ||

@@ -2,7 +2,7 @@
  * uturn_repair.h - the FT paper's deterministic local rerouting (section VI.A,
  * VI.B) as the topology preference of DQR's search on a fat tree.
  *
- * When a route breaks, DQR (reroute.h) grows the destination's tree back
+ * When a route breaks, DQR (reroute.h) grows the destination tree back
  * over the shortest routes the channel list admits.  Among routes of equal
  * length this preference picks the paper's:
  *
@@ -50,7 +50,7 @@
 void dqr_uturn_repair_opts(const struct dqr_ftree *ft,
 			   struct dqr_reroute_opts *o);
 
-/* The preference itself (arg: the dqr_ftree of f's reference model). */
+/* The preference itself (arg: the dqr_ftree of f's reference topology). */
 uint32_t dqr_uturn_bias(void *arg, const struct dqr_fabric *f,
 			const struct dqr_lfts *t, uint32_t sw, uint32_t ch,
 			uint32_t lid);

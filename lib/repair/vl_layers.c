@@ -11,6 +11,7 @@
 #include "deps/cdg.h"
 #include "repair/vl_layers.h"
 #include "util/errmsg.h"
+#include "util/mem.h"
 #include "util/timing.h"
 
 /*
@@ -169,40 +170,36 @@ static int walk(const struct dqr_fabric *f, const struct dqr_lfts *t,
 	if (!dqr_is_switch(f, p->node)) {
 		h[n].key = ca_key(r->src);
 		h[n++].ch = r->src;
-		sw = f->nodes[f->ports[p->remote].node].sw_index;
-		in = f->ports[p->remote].num;
+		sw = dqr_peer_switch(f, r->src);
+		in = f->ports[dqr_peer_port(f, r->src)].num;
 		/* injection climbs: no U-turn at the first switch */
 		prev = DIR_UP;
 	} else {
 		sw = f->nodes[p->node].sw_index;
 	}
 	for (;;) {
-		const struct dqr_node *nd = &f->nodes[f->switches[sw]];
 		uint8_t q = dqr_lft_get(t, sw, r->dlid);
 		uint32_t ch, rem, next;
 		int dir;
 
 		if (q == 0) {
-			if (r->owner != nd->port_base)
+			if (r->owner != dqr_port_index(f, f->switches[sw], 0))
 				return -1;
 			break;
 		}
-		/* DQR_NO_PATH (255) is beyond every switch's ports too */
-		if (q > nd->num_ports || n >= max)
+		ch = dqr_next_channel(f, t, sw, r->dlid);
+		if (ch == DQR_NONE || n >= max)
 			return -1;
-		ch = nd->port_base + q;
-		rem = f->ports[ch].remote;
-		if (rem == DQR_NONE)
-			return -1;
+		rem = dqr_peer_port(f, ch);
 		h[n].key = sw_key(sw, in, q);
 		h[n].ch = ch;
-		if (!dqr_is_switch(f, f->ports[rem].node)) {
+		next = dqr_peer_switch(f, ch);
+		if (next == DQR_NONE) {
 			n++;
 			if (rem != r->owner)
 				return -1;
 			break;
 		}
-		next = f->nodes[f->ports[rem].node].sw_index;
 		dir = level[next] > level[sw] ? DIR_UP :
 		      level[next] < level[sw] ? DIR_DOWN : DIR_NONE;
 		if (r->uturn == DQR_NONE && dir == DIR_UP &&
@@ -440,32 +437,16 @@ static int fits(const struct build *b, const struct kmap *m,
 	return 1;
 }
 
-/* A U-turn route's place in the greedy order. */
-struct turn_order {
-	uint64_t guid;		/* of the source node */
-	uint64_t port_dlid;	/* source port number << 32 | DLID */
-	uint64_t rec;
-};
-
-static int cmp_turn_order(const void *a, const void *b)
-{
-	const struct turn_order *x = a, *y = b;
-
-	if (x->guid != y->guid)
-		return x->guid < y->guid ? -1 : 1;
-	return x->port_dlid < y->port_dlid ? -1 : x->port_dlid > y->port_dlid;
-}
-
 /*
  * The routes by (source GUID, port, DLID): the same SLs come out of any
  * model of the same cabling and tables, whatever its node order, so a
  * checker that models the fabric read back from the switches finds the
  * mapping the SM installed.  NULL when out of memory.
  */
-static struct turn_order *turn_order(const struct build *b)
+static struct dqr_guid_key *turn_order(const struct build *b)
 {
 	const struct dqr_fabric *f = b->f;
-	struct turn_order *o = malloc(sizeof(*o) * (b->nrec ? b->nrec : 1));
+	struct dqr_guid_key *o = malloc(sizeof(*o) * (b->nrec ? b->nrec : 1));
 	uint64_t i;
 
 	if (!o)
@@ -473,11 +454,12 @@ static struct turn_order *turn_order(const struct build *b)
 	for (i = 0; i < b->nrec; i++) {
 		const struct dqr_port *p = &f->ports[b->rec[i].src];
 
+		/* the source node, then source port number << 32 | DLID */
 		o[i].guid = f->nodes[p->node].guid;
-		o[i].port_dlid = (uint64_t)p->num << 32 | b->rec[i].dlid;
-		o[i].rec = i;
+		o[i].tie = (uint64_t)p->num << 32 | b->rec[i].dlid;
+		o[i].val = i;
 	}
-	qsort(o, b->nrec, sizeof(*o), cmp_turn_order);
+	qsort(o, b->nrec, sizeof(*o), dqr_guid_key_cmp);
 	return o;
 }
 
@@ -490,7 +472,7 @@ static struct turn_order *turn_order(const struct build *b)
  */
 static int place(struct build *b, struct dqr_vl_layers *v)
 {
-	struct turn_order *order = turn_order(b);
+	struct dqr_guid_key *order = turn_order(b);
 	struct kmap m;
 	uint64_t i, j, n;
 	unsigned c, sl = 0;
@@ -503,7 +485,7 @@ static int place(struct build *b, struct dqr_vl_layers *v)
 		return -1;
 	}
 	for (i = 0; i < b->nrec; i++) {
-		struct urec *u = &b->rec[order[i].rec];
+		struct urec *u = &b->rec[order[i].val];
 
 		for (c = 0; c < DQR_VL_NUM_SL; c++) {
 			sl = c ? c : u->pref;
@@ -623,7 +605,7 @@ static int in_graph(const uint64_t *bits, uint32_t a, unsigned q, int which)
 
 static uint32_t target(const struct dqr_fabric *f, uint32_t a, unsigned q)
 {
-	return f->nodes[f->ports[f->ports[a].remote].node].port_base + q;
+	return dqr_port_index(f, dqr_peer_node(f, a), q);
 }
 
 /*
@@ -743,6 +725,7 @@ int dqr_vl_layers_build(const struct dqr_fabric *f, const struct dqr_lfts *t,
 	struct hop *h;
 	double t0 = dqr_now_ms(), t1;
 	unsigned s;
+	int ret = -1;
 
 	*out = NULL;
 	memset(st, 0, sizeof(*st));
@@ -778,18 +761,14 @@ int dqr_vl_layers_build(const struct dqr_fabric *f, const struct dqr_lfts *t,
 	if (verify(f, t, ft->level, h, v, st))
 		goto oom;
 	st->verify_ms = dqr_now_ms() - t1;
-	free(b.rec);
-	free(b.ukey);
-	free(b.ulayer);
-	free(h);
 	*out = v;
-	return 0;
+	v = NULL;
+	ret = 0;
+	goto out;
 oom:
 	dqr_set_err(err, errlen, "vl layers: out of memory");
-	free(b.rec);
-	free(b.ukey);
-	free(b.ulayer);
-	free(h);
+out:
+	DQR_FREE_ALL(b.rec, b.ukey, b.ulayer, h);
 	dqr_vl_layers_free(v);
-	return -1;
+	return ret;
 }

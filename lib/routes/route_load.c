@@ -7,6 +7,7 @@
 
 #include "routes/route_load.h"
 #include "routes/route_walk.h"
+#include "util/mem.h"
 
 static int is_end_port(const struct dqr_fabric *f, uint32_t i)
 {
@@ -96,20 +97,17 @@ static void load_dest(struct load_ctx *c, uint32_t dst,
 			c->by_hops[c->hop_cnt[c->st[x].hops]++] = x;
 	/* farthest first: a switch has all its upstream routes when done */
 	for (i = c->hop_cnt[256]; i-- > 0;) {
-		const struct dqr_node *nd;
-		uint32_t r;
-		uint8_t p;
+		uint32_t ch, next;
 
 		x = c->by_hops[i];
-		nd = &f->nodes[f->switches[x]];
-		p = dqr_lft_get(c->t, x, lid);
-		if (p == 0 || !c->acc[x])
+		/* a route that arrives has a cable at every hop */
+		ch = dqr_next_channel(f, c->t, x, lid);
+		if (ch == DQR_NONE || !c->acc[x])
 			continue;
-		c->load[nd->port_base + p] += c->acc[x];
-		r = f->ports[nd->port_base + p].remote;
-		if (dqr_is_switch(f, f->ports[r].node))
-			c->acc[f->nodes[f->ports[r].node].sw_index] +=
-				c->acc[x];
+		c->load[ch] += c->acc[x];
+		next = dqr_peer_switch(f, ch);
+		if (next != DQR_NONE)
+			c->acc[next] += c->acc[x];
 	}
 }
 
@@ -161,14 +159,8 @@ int dqr_route_load(const struct dqr_fabric *f, const struct dqr_lfts *t,
 out:
 	if (!per_channel)
 		free(c.load);
-	free(c.inject);
-	free(c.reach);
-	free(c.self_ok);
-	free(c.acc);
-	free(c.by_hops);
-	free(c.hop_cnt);
-	free(c.st);
-	free(c.scratch);
+	DQR_FREE_ALL(c.inject, c.reach, c.self_ok, c.acc, c.by_hops, c.hop_cnt,
+		     c.st, c.scratch);
 	return ret;
 }
 
@@ -231,24 +223,19 @@ static uint32_t walk_route(struct shift_ctx *c, uint32_t src, uint32_t dst)
 {
 	const struct dqr_fabric *f = c->f;
 	uint32_t lid = f->ports[dst].base_lid, ns = f->num_switches;
-	uint32_t x = dqr_ingress_switch(f, src), len = 0, visits, ch, r;
+	uint32_t x = dqr_ingress_switch(f, src), len = 0, visits, ch, next;
 
 	c->path[len++] = src;
 	for (visits = 0; visits < ns; visits++) {
-		const struct dqr_node *nd = &f->nodes[f->switches[x]];
-		uint8_t p = dqr_lft_get(c->t, x, lid);
-
 		/* port 0 delivers to the switch itself: never a CA's LID */
-		if (p == 0 || p == DQR_NO_PATH || p > nd->num_ports)
-			return 0;
-		ch = nd->port_base + p;
-		r = f->ports[ch].remote;
-		if (r == DQR_NONE)
+		ch = dqr_next_channel(f, c->t, x, lid);
+		if (ch == DQR_NONE)
 			return 0;
 		c->path[len++] = ch;
-		if (!dqr_is_switch(f, f->ports[r].node))
-			return r == dst ? len : 0;
-		x = f->nodes[f->ports[r].node].sw_index;
+		next = dqr_peer_switch(f, ch);
+		if (next == DQR_NONE)
+			return dqr_peer_port(f, ch) == dst ? len : 0;
+		x = next;
 	}
 	/* a loop-free route enters each switch at most once */
 	return 0;

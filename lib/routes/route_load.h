@@ -36,7 +36,7 @@ struct dqr_route_load {
 
 /*
  * All-to-all: one route from every end port to every other one.  Counted
- * per destination over its in-tree, O(switches) per LID.
+ * per destination over its destination tree, O(switches) per LID.
  *
  * Fills *ld for tables t on f.  When per_channel is not NULL it receives
  * the routes per channel, indexed by the global port index that sends

@@ -8,27 +8,21 @@
 #define WALK_ACTIVE 0xfe
 
 static const char *const result_names[DQR_WALK_NUM_RESULTS] = {
-	[DQR_WALK_OK] = "ok",
-	[DQR_WALK_NO_PATH] = "no-path",
-	[DQR_WALK_DEAD_PORT] = "dead-port",
-	[DQR_WALK_LOOP] = "loop",
-	[DQR_WALK_WRONG_END] = "wrong-end",
+	DQR_WALK_RESULTS(DQR_ENUM_NAME)
 };
 
 const char *dqr_walk_result_name(enum dqr_walk_result r)
 {
-	return r < DQR_WALK_NUM_RESULTS ? result_names[r] : "?";
+	return dqr_name_of(result_names, DQR_WALK_NUM_RESULTS, r);
 }
 
 uint32_t dqr_ingress_switch(const struct dqr_fabric *f, uint32_t port)
 {
-	const struct dqr_port *p = &f->ports[port];
+	uint32_t node = f->ports[port].node;
 
-	if (dqr_is_switch(f, p->node))
-		return f->nodes[p->node].sw_index;
-	if (p->remote == DQR_NONE)
-		return DQR_NONE;
-	return f->nodes[f->ports[p->remote].node].sw_index;
+	if (dqr_is_switch(f, node))
+		return f->nodes[node].sw_index;
+	return dqr_peer_switch(f, port);
 }
 
 static void settle(struct dqr_walk_state *s, uint8_t result, uint8_t hops,
@@ -47,12 +41,11 @@ static uint32_t step(const struct dqr_fabric *f, const struct dqr_lfts *t,
 		     uint32_t lid, uint32_t owner, uint32_t sw,
 		     struct dqr_walk_state *out)
 {
-	const struct dqr_node *n = &f->nodes[f->switches[sw]];
 	uint8_t p = dqr_lft_get(t, sw, lid);
-	uint32_t r;
+	uint32_t ch, next;
 
 	if (p == 0) {
-		if (owner == n->port_base)
+		if (owner == dqr_port_index(f, f->switches[sw], 0))
 			settle(out, DQR_WALK_OK, 0, DQR_NONE);
 		else
 			settle(out, DQR_WALK_WRONG_END, 0, sw);
@@ -62,14 +55,15 @@ static uint32_t step(const struct dqr_fabric *f, const struct dqr_lfts *t,
 		settle(out, DQR_WALK_NO_PATH, 0, sw);
 		return DQR_NONE;
 	}
-	if (p > n->num_ports || f->ports[n->port_base + p].remote == DQR_NONE) {
+	ch = dqr_next_channel(f, t, sw, lid);
+	if (ch == DQR_NONE) {
 		settle(out, DQR_WALK_DEAD_PORT, 0, sw);
 		return DQR_NONE;
 	}
-	r = f->ports[n->port_base + p].remote;
-	if (dqr_is_switch(f, f->ports[r].node))
-		return f->nodes[f->ports[r].node].sw_index;
-	if (r == owner)
+	next = dqr_peer_switch(f, ch);
+	if (next != DQR_NONE)
+		return next;
+	if (dqr_peer_port(f, ch) == owner)
 		settle(out, DQR_WALK_OK, 1, DQR_NONE);
 	else
 		settle(out, DQR_WALK_WRONG_END, 0, sw);

@@ -13,13 +13,23 @@
 
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
+#include "util/names.h"
+
+/* The outcomes, the first one 0, with their names in reports. */
+#define DQR_WALK_RESULTS(X)						\
+	/* reaches the DLID */						\
+	X(DQR_WALK_OK, "ok")						\
+	/* an entry on the way is DQR_NO_PATH */			\
+	X(DQR_WALK_NO_PATH, "no-path")					\
+	/* an entry names a port without a link */			\
+	X(DQR_WALK_DEAD_PORT, "dead-port")				\
+	/* the route comes back to a switch */				\
+	X(DQR_WALK_LOOP, "loop")					\
+	/* delivered to an end port not owning it */			\
+	X(DQR_WALK_WRONG_END, "wrong-end")
 
 enum dqr_walk_result {
-	DQR_WALK_OK = 0,	/* reaches the DLID */
-	DQR_WALK_NO_PATH,	/* an entry on the way is DQR_NO_PATH */
-	DQR_WALK_DEAD_PORT,	/* an entry names a port without a link */
-	DQR_WALK_LOOP,		/* the route comes back to a switch */
-	DQR_WALK_WRONG_END,	/* delivered to an end port not owning it */
+	DQR_WALK_RESULTS(DQR_ENUM_ID)
 	DQR_WALK_NUM_RESULTS
 };
 

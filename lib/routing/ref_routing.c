@@ -18,39 +18,28 @@
 #include "routing/uturn_route.h"
 #include "shape/ftree_shape.h"
 #include "util/errmsg.h"
+#include "util/mem.h"
 
 #define REF_INF UINT32_MAX
 #define REF_MAX_LEVELS 20	/* kary: N <= 16 */
 
 static const char *const ref_names[DQR_REF_NUM_KINDS] = {
-	[DQR_REF_AUTO] = "auto",
-	[DQR_REF_FTREE_MOD] = "ftree-mod",
-	[DQR_REF_DOR] = "dor",
-	[DQR_REF_DOR_WRAP] = "dor-wrap",
-	[DQR_REF_ECUBE] = "ecube",
-	[DQR_REF_UPDN] = "updn",
-	[DQR_REF_UTURN] = "uturn",
+	DQR_REF_KINDS(DQR_ENUM_NAME)
 };
 
 const char *dqr_ref_name(enum dqr_ref_kind kind)
 {
-	if ((unsigned)kind >= DQR_REF_NUM_KINDS)
-		return "?";
-	return ref_names[kind];
+	return dqr_name_of(ref_names, DQR_REF_NUM_KINDS, kind);
 }
 
 int dqr_ref_parse(const char *name, enum dqr_ref_kind *kind)
 {
-	unsigned k;
+	int k = dqr_name_index(ref_names, DQR_REF_NUM_KINDS, name);
 
-	if (!name)
+	if (k < 0)
 		return -1;
-	for (k = 0; k < DQR_REF_NUM_KINDS; k++)
-		if (!strcmp(name, ref_names[k])) {
-			*kind = (enum dqr_ref_kind)k;
-			return 0;
-		}
-	return -1;
+	*kind = (enum dqr_ref_kind)k;
+	return 0;
 }
 
 enum dqr_ref_kind dqr_ref_auto(const struct dqr_gen_spec *spec)
@@ -141,47 +130,37 @@ struct ref {
 static uint32_t peer_switch(const struct dqr_fabric *f, uint32_t x,
 			    unsigned p)
 {
-	const struct dqr_node *n = &f->nodes[f->switches[x]];
-	uint32_t r = f->ports[n->port_base + p].remote;
-
-	if (r == DQR_NONE || !dqr_is_switch(f, f->ports[r].node))
-		return DQR_NONE;
-	return f->nodes[f->ports[r].node].sw_index;
+	return dqr_peer_switch(f, dqr_port_index(f, f->switches[x], p));
 }
 
 static int port_linked(const struct dqr_fabric *f, uint32_t x, unsigned p)
 {
-	const struct dqr_node *n = &f->nodes[f->switches[x]];
+	uint32_t node = f->switches[x];
 
-	return p >= 1 && p <= n->num_ports &&
-	       f->ports[n->port_base + p].remote != DQR_NONE;
+	return p >= 1 && p <= f->nodes[node].num_ports &&
+	       dqr_peer_port(f, dqr_port_index(f, node, p)) != DQR_NONE;
 }
 
 static void adj_free(struct adj *a)
 {
-	free(a->off);
-	free(a->nup);
-	free(a->sw);
-	free(a->port);
+	DQR_FREE_ALL(a->off, a->nup, a->sw, a->port);
 }
 
 static int adj_build(const struct dqr_fabric *f, const uint32_t *rank,
 		     struct adj *a)
 {
 	uint32_t ns = f->num_switches, x, y, n = 0, pass;
-	unsigned p, np;
+	unsigned p;
 
 	a->off = malloc(sizeof(*a->off) * (ns + 1));
 	a->nup = malloc(sizeof(*a->nup) * (ns + 1));
 	if (!a->off || !a->nup)
 		return -1;
-	for (x = 0; x < ns; x++) {
-		np = f->nodes[f->switches[x]].num_ports;
-		for (p = 1; p <= np; p++) {
+	for (x = 0; x < ns; x++)
+		dqr_for_each_linked_port(f, f->switches[x], p) {
 			y = peer_switch(f, x, p);
 			n += y != DQR_NONE && rank[y] != rank[x];
 		}
-	}
 	a->sw = malloc(sizeof(*a->sw) * (n + 1));
 	a->port = malloc(n + 1);
 	if (!a->sw || !a->port)
@@ -189,9 +168,8 @@ static int adj_build(const struct dqr_fabric *f, const uint32_t *rank,
 	n = 0;
 	for (x = 0; x < ns; x++) {
 		a->off[x] = n;
-		np = f->nodes[f->switches[x]].num_ports;
 		for (pass = 0; pass < 2; pass++) {
-			for (p = 1; p <= np; p++) {
+			dqr_for_each_linked_port(f, f->switches[x], p) {
 				y = peer_switch(f, x, p);
 				if (y == DQR_NONE || rank[y] == rank[x])
 					continue;
@@ -259,7 +237,8 @@ static int targets_build(struct ref *r)
 			continue;
 		p = &f->ports[owner];
 		li->is_sw = dqr_is_switch(f, p->node);
-		li->last = li->is_sw ? 0 : f->ports[p->remote].num;
+		li->last = li->is_sw ? 0 :
+			   f->ports[dqr_peer_port(f, owner)].num;
 		li->off = (uint8_t)(p->base_lid ? lid - p->base_lid : 0);
 		li->key = r->kind == DQR_REF_FTREE_MOD && !li->is_sw ?
 			  ord[p->node] : lid;
@@ -298,7 +277,7 @@ static int updn_rank(const struct dqr_fabric *f, uint32_t *order,
 {
 	uint32_t ns = f->num_switches, *depth, *queue, *cnt;
 	uint32_t x, y, head, tail, root, max_depth = 0;
-	unsigned p, np;
+	unsigned p;
 	int ret = -1;
 
 	depth = malloc(sizeof(*depth) * (ns + 1));
@@ -316,8 +295,7 @@ static int updn_rank(const struct dqr_fabric *f, uint32_t *order,
 		queue[tail++] = root;
 		while (head < tail) {
 			x = queue[head++];
-			np = f->nodes[f->switches[x]].num_ports;
-			for (p = 1; p <= np; p++) {
+			dqr_for_each_linked_port(f, f->switches[x], p) {
 				y = peer_switch(f, x, p);
 				if (y == DQR_NONE || depth[y] != REF_INF)
 					continue;
@@ -372,11 +350,7 @@ static void updn_free(struct updn *u)
 {
 	adj_free(&u->a);
 	cands_free(&u->c);
-	free(u->order);
-	free(u->dd);
-	free(u->len);
-	free(u->stamp);
-	free(u->queue);
+	DQR_FREE_ALL(u->order, u->dd, u->len, u->stamp, u->queue);
 }
 
 /*
@@ -532,9 +506,7 @@ static void ftree_free(struct ftree *ft)
 {
 	adj_free(&ft->a);
 	cands_free(&ft->c);
-	free(ft->stamp);
-	free(ft->queue);
-	free(ft->choice);
+	DQR_FREE_ALL(ft->stamp, ft->queue, ft->choice);
 }
 
 /*
@@ -898,9 +870,6 @@ out:
 	dqr_lfts_free(r.t);
 	updn_free(&r.u);
 	ftree_free(&r.ft);
-	free(r.tg_off);
-	free(r.tg_lid);
-	free(r.li);
-	free(own);
+	DQR_FREE_ALL(r.tg_off, r.tg_lid, r.li, own);
 	return ret;
 }

@@ -70,22 +70,23 @@
 #include "fabric/lft.h"
 #include "fabric/topo_gen.h"
 #include "routes/route_load.h"
+#include "util/names.h"
+
+#define DQR_REF_KINDS(X)						\
+	X(DQR_REF_AUTO, "auto")						\
+	X(DQR_REF_FTREE_MOD, "ftree-mod")				\
+	X(DQR_REF_DOR, "dor")						\
+	X(DQR_REF_DOR_WRAP, "dor-wrap")					\
+	X(DQR_REF_ECUBE, "ecube")					\
+	X(DQR_REF_UPDN, "updn")						\
+	X(DQR_REF_UTURN, "uturn")
 
 enum dqr_ref_kind {
-	DQR_REF_AUTO = 0,
-	DQR_REF_FTREE_MOD,
-	DQR_REF_DOR,
-	DQR_REF_DOR_WRAP,
-	DQR_REF_ECUBE,
-	DQR_REF_UPDN,
-	DQR_REF_UTURN,
+	DQR_REF_KINDS(DQR_ENUM_ID)
 	DQR_REF_NUM_KINDS
 };
 
-/*
- * "auto", "ftree-mod", "dor", "dor-wrap", "ecube", "updn", "uturn"; "?"
- * if bad.
- */
+/* The name DQR_REF_KINDS gives kind; "?" if bad. */
 const char *dqr_ref_name(enum dqr_ref_kind kind);
 
 /* The kind named by name (as dqr_ref_name spells it); -1 if none. */

@@ -11,6 +11,7 @@
 #include "routes/route_walk.h"
 #include "routing/uturn_route.h"
 #include "util/errmsg.h"
+#include "util/mem.h"
 #include "util/timing.h"
 #include "util/union_find.h"
 
@@ -39,50 +40,26 @@ struct work {
 
 static void work_free(struct work *w)
 {
-	free(w->by_level);
-	free(w->level_off);
-	free(w->down_d);
-	free(w->dist);
-	free(w->queue);
-	free(w->div);
-	free(w->sw_order);
-	free(w->sw_key);
-	free(w->out);
-	free(w->hops);
-	free(w->all_down);
-	free(w->holes);
-	free(w->comp);
-}
-
-struct guid_sw {
-	uint64_t guid;
-	uint32_t sw;
-};
-
-static int cmp_guid(const void *a, const void *b)
-{
-	const struct guid_sw *x = a, *y = b;
-
-	if (x->guid != y->guid)
-		return x->guid < y->guid ? -1 : 1;
-	return x->sw < y->sw ? -1 : x->sw > y->sw;
+	DQR_FREE_ALL(w->by_level, w->level_off, w->down_d, w->dist, w->queue,
+		     w->div, w->sw_order, w->sw_key, w->out, w->hops,
+		     w->all_down, w->holes, w->comp);
 }
 
 /* Switch indices in GUID order: the order of their keys. */
 static int sort_switches(const struct dqr_fabric *f, uint32_t *order)
 {
-	struct guid_sw *g = malloc(sizeof(*g) * (f->num_switches + 1));
+	struct dqr_guid_key *g = malloc(sizeof(*g) * (f->num_switches + 1));
 	uint32_t sw;
 
 	if (!g)
 		return -1;
 	for (sw = 0; sw < f->num_switches; sw++) {
 		g[sw].guid = f->nodes[f->switches[sw]].guid;
-		g[sw].sw = sw;
+		g[sw].tie = sw;
 	}
-	qsort(g, f->num_switches, sizeof(*g), cmp_guid);
+	qsort(g, f->num_switches, sizeof(*g), dqr_guid_key_cmp);
 	for (sw = 0; sw < f->num_switches; sw++)
-		order[sw] = g[sw].sw;
+		order[sw] = (uint32_t)g[sw].tie;
 	free(g);
 	return 0;
 }
@@ -138,7 +115,7 @@ static int work_init(struct work *w, const struct dqr_fabric *f,
 		for (i = ft->up_off[sw]; i < ft->up_off[sw + 1]; i++) {
 			uint32_t a = dqr_uf_root(w->comp, sw);
 			uint32_t b = dqr_uf_root(w->comp,
-					       dqr_ftree_peer(f, ft->up[i]));
+					       dqr_peer_switch(f, ft->up[i]));
 
 			if (a != b)
 				w->comp[a] = b;
@@ -165,7 +142,7 @@ static void distances(struct work *w, uint32_t root)
 	while (head < tail) {
 		sw = w->queue[head++];
 		for (i = ft->up_off[sw]; i < ft->up_off[sw + 1]; i++) {
-			uint32_t p = dqr_ftree_peer(w->f, ft->up[i]);
+			uint32_t p = dqr_peer_switch(w->f, ft->up[i]);
 
 			if (w->down_d[p] != INF)
 				continue;
@@ -183,7 +160,7 @@ static void distances(struct work *w, uint32_t root)
 				continue;
 			}
 			for (i = ft->up_off[sw]; i < ft->up_off[sw + 1]; i++) {
-				uint32_t p = dqr_ftree_peer(w->f, ft->up[i]);
+				uint32_t p = dqr_peer_switch(w->f, ft->up[i]);
 
 				if (w->dist[p] != INF && w->dist[p] + 1 < best)
 					best = w->dist[p] + 1;
@@ -203,13 +180,13 @@ static uint32_t pick(const struct work *w, uint32_t sw, uint64_t key,
 		uint32_t want = w->down_d[sw] - 1, choice;
 
 		for (i = ft->down_off[sw]; i < ft->down_off[sw + 1]; i++)
-			m += w->down_d[dqr_ftree_peer(w->f, ft->down[i])] ==
+			m += w->down_d[dqr_peer_switch(w->f, ft->down[i])] ==
 			     want;
 		if (!m)
 			return INF;
 		choice = (uint32_t)((key + off) % m);
 		for (i = ft->down_off[sw]; i < ft->down_off[sw + 1]; i++) {
-			if (w->down_d[dqr_ftree_peer(w->f, ft->down[i])] !=
+			if (w->down_d[dqr_peer_switch(w->f, ft->down[i])] !=
 			    want)
 				continue;
 			if (!choice--)
@@ -223,7 +200,7 @@ static uint32_t pick(const struct work *w, uint32_t sw, uint64_t key,
 	start = (uint32_t)((key / w->div[ft->level[sw]] + off) % n);
 	for (i = 0; i < n; i++) {
 		uint32_t ch = ft->up[ft->up_off[sw] + (start + i) % n];
-		uint32_t p = dqr_ftree_peer(w->f, ch);
+		uint32_t p = dqr_peer_switch(w->f, ch);
 
 		if (w->dist[p] != INF && w->dist[p] + 1 == w->dist[sw])
 			return ch;
@@ -289,9 +266,9 @@ int dqr_uturn_normal_list(const struct dqr_fabric *f,
 
 		cl->pos[v] = DQR_NONE;
 		cls[v] = DQR_NONE;
-		if (!p->num || p->remote == DQR_NONE)
+		if (!p->num || dqr_peer_port(f, v) == DQR_NONE)
 			continue;
-		nb = dqr_ftree_peer(f, v);
+		nb = dqr_peer_switch(f, v);
 		if (sw == DQR_NONE)
 			c = 0;				/* CA -> leaf */
 		else if (nb == DQR_NONE)
@@ -321,18 +298,16 @@ int dqr_uturn_normal_list(const struct dqr_fabric *f,
 static int try_attach(struct work *w, struct dqr_dyn_order *d, uint32_t sw,
 		      uint32_t ch, uint32_t via)
 {
-	const struct dqr_node *n = &w->f->nodes[w->f->switches[sw]];
+	uint32_t node = w->f->switches[sw];
 	size_t mark = dqr_dyn_mark(d);
-	uint32_t p;
+	unsigned p;
 
 	if (w->out[via] != INF && dqr_dyn_add(d, ch, w->out[via]) < 0)
 		goto refused;
-	for (p = 1; p <= n->num_ports; p++) {
-		uint32_t r = w->f->ports[n->port_base + p].remote;
+	dqr_for_each_end_port(w->f, node, p) {
+		uint32_t own = dqr_port_index(w->f, node, p);
 
-		if (r == DQR_NONE || dqr_is_switch(w->f, w->f->ports[r].node))
-			continue;
-		if (dqr_dyn_add(d, r, ch) < 0)
+		if (dqr_dyn_add(d, dqr_peer_port(w->f, own), ch) < 0)
 			goto refused;
 	}
 	dqr_dyn_commit(d);
@@ -345,7 +320,7 @@ refused:
 static int is_up(const struct work *w, uint32_t ch)
 {
 	uint32_t a = w->f->nodes[w->f->ports[ch].node].sw_index;
-	uint32_t b = dqr_ftree_peer(w->f, ch);
+	uint32_t b = dqr_peer_switch(w->f, ch);
 
 	return b != DQR_NONE && w->ft->level[b] > w->ft->level[a];
 }
@@ -389,7 +364,7 @@ static void mark_phases(struct work *w, uint32_t dst)
 	for (sw = 0; sw < s; sw++) {
 		top = 0;
 		for (x = sw; w->all_down[x] == 2 && w->out[x] != INF;
-		     x = dqr_ftree_peer(w->f, w->out[x]))
+		     x = dqr_peer_switch(w->f, w->out[x]))
 			w->queue[top++] = x;
 		if (w->all_down[x] == 2)
 			x = dst;	/* no route: never asked */
@@ -405,7 +380,7 @@ static void mark_phases(struct work *w, uint32_t dst)
 /* How much a candidate hop is preferred: lower is better. */
 static uint64_t preference(const struct work *w, uint32_t sw, uint32_t ch)
 {
-	uint32_t via = dqr_ftree_peer(w->f, ch);
+	uint32_t via = dqr_peer_switch(w->f, ch);
 
 	return (uint64_t)(via != w->ft->uturn_sw[sw]) << 62 |
 	       (uint64_t)is_up(w, ch) << 61 |
@@ -433,7 +408,7 @@ static int attach_one(struct work *w, struct dqr_dyn_order *d, uint32_t dport,
 	}
 	for (i = 0; i < ncand; i++) {
 		ch = cand[i];
-		via = dqr_ftree_peer(w->f, ch);
+		via = dqr_peer_switch(w->f, ch);
 		if (!try_attach(w, d, sw, ch, via)) {
 			st->refused++;
 			continue;
@@ -471,7 +446,8 @@ static void place_uturns(struct work *w, struct dqr_dyn_order *d,
 			 struct dqr_uturn_stats *st)
 {
 	const struct dqr_node *nd;
-	uint32_t s = w->f->num_switches, sw, p, n, c, left = 0, lid;
+	uint32_t s = w->f->num_switches, sw, node, n, c, left = 0, lid;
+	unsigned p;
 	uint32_t cand[DQR_MAX_PORTS];
 
 	lid = w->f->ports[dport].base_lid;
@@ -491,11 +467,11 @@ static void place_uturns(struct work *w, struct dqr_dyn_order *d,
 		for (sw = 0; sw < s; sw++) {
 			if (w->hops[sw] != INF || w->comp[sw] != w->comp[dst])
 				continue;
-			nd = &w->f->nodes[w->f->switches[sw]];
+			node = w->f->switches[sw];
 			n = 0;
-			for (p = 1; p <= nd->num_ports; p++) {
-				uint32_t ch = nd->port_base + p;
-				uint32_t via = dqr_ftree_peer(w->f, ch);
+			dqr_for_each_linked_port(w->f, node, p) {
+				uint32_t ch = dqr_port_index(w->f, node, p);
+				uint32_t via = dqr_peer_switch(w->f, ch);
 
 				if (via == DQR_NONE || w->hops[via] != c - 1 ||
 				    (away(w, sw, via) &&
@@ -559,8 +535,8 @@ int dqr_uturn_route(const struct dqr_fabric *f, const struct dqr_ftree *ft,
 		goto done;
 	}
 	for (i = 0; i < ft->num_end; i++) {
-		uint32_t e = ft->end_port[i], r = f->ports[e].remote;
-		uint32_t lsw = f->nodes[f->ports[r].node].sw_index;
+		uint32_t e = ft->end_port[i], r = dqr_peer_port(f, e);
+		uint32_t lsw = dqr_peer_switch(f, e);
 
 		if (lsw != leaf)
 			distances(&w, lsw);

@@ -7,68 +7,38 @@
 #include "routes/route_walk.h"
 #include "shape/ftree_shape.h"
 #include "util/errmsg.h"
+#include "util/mem.h"
 #include "util/union_find.h"
 
 void dqr_ftree_free(struct dqr_ftree *ft)
 {
 	if (!ft)
 		return;
-	free(ft->level);
-	free(ft->rank);
-	free(ft->up_off);
-	free(ft->up);
-	free(ft->down_off);
-	free(ft->down);
-	free(ft->uturn_sw);
-	free(ft->group_up);
-	free(ft->max_up);
-	free(ft->end_port);
-	free(ft->key);
-	free(ft);
-}
-
-/* an item sorted into sequence D */
-struct d_item {
-	uint64_t guid;
-	uint32_t port;		/* global index, its number breaks ties */
-	uint8_t num;
-};
-
-static int cmp_d_item(const void *a, const void *b)
-{
-	const struct d_item *x = a, *y = b;
-
-	if (x->guid != y->guid)
-		return x->guid < y->guid ? -1 : 1;
-	return x->num < y->num ? -1 : x->num > y->num;
+	DQR_FREE_ALL(ft->level, ft->rank, ft->up_off, ft->up, ft->down_off,
+		     ft->down, ft->uturn_sw, ft->group_up, ft->max_up,
+		     ft->end_port, ft->key, ft);
 }
 
 static int is_end_port(const struct dqr_fabric *f, uint32_t i)
 {
 	const struct dqr_port *p = &f->ports[i];
 
-	return p->num && !dqr_is_switch(f, p->node) &&
-	       p->remote != DQR_NONE && p->base_lid &&
-	       dqr_is_switch(f, f->ports[p->remote].node);
+	return p->num && !dqr_is_switch(f, p->node) && p->base_lid &&
+	       dqr_peer_switch(f, i) != DQR_NONE;
 }
 
 /* 1 when some port of switch sw has a cable. */
 static int linked(const struct dqr_fabric *f, uint32_t sw)
 {
-	const struct dqr_node *n = &f->nodes[f->switches[sw]];
-	uint32_t p;
-
-	for (p = 1; p <= n->num_ports; p++)
-		if (f->ports[n->port_base + p].remote != DQR_NONE)
-			return 1;
-	return 0;
+	return dqr_next_linked_port(f, f->switches[sw], 0) != 0;
 }
 
 /* Levels by a BFS from the leaves; -1 (err set) when not a fat tree. */
 static int find_levels(const struct dqr_fabric *f, struct dqr_ftree *ft,
 		       uint32_t *queue, char *err, size_t errlen)
 {
-	uint32_t s = f->num_switches, head = 0, tail = 0, sw, i, p, nb;
+	uint32_t s = f->num_switches, head = 0, tail = 0, sw, i, nb, node;
+	unsigned p;
 
 	for (sw = 0; sw < s; sw++)
 		ft->level[sw] = DQR_NONE;
@@ -87,12 +57,10 @@ static int find_levels(const struct dqr_fabric *f, struct dqr_ftree *ft,
 		return -1;
 	}
 	while (head < tail) {
-		const struct dqr_node *n;
-
 		sw = queue[head++];
-		n = &f->nodes[f->switches[sw]];
-		for (p = 1; p <= n->num_ports; p++) {
-			nb = dqr_ftree_peer(f, n->port_base + p);
+		node = f->switches[sw];
+		dqr_for_each_linked_port(f, node, p) {
+			nb = dqr_peer_switch(f, dqr_port_index(f, node, p));
 			if (nb == DQR_NONE || ft->level[nb] != DQR_NONE)
 				continue;
 			ft->level[nb] = ft->level[sw] + 1;
@@ -101,8 +69,7 @@ static int find_levels(const struct dqr_fabric *f, struct dqr_ftree *ft,
 	}
 	ft->num_levels = 0;
 	for (sw = 0; sw < s; sw++) {
-		const struct dqr_node *n = &f->nodes[f->switches[sw]];
-
+		node = f->switches[sw];
 		if (ft->level[sw] == DQR_NONE && !linked(f, sw)) {
 			/* a dead switch still in the model: out of the
 			 * tree, routed as unreachable */
@@ -117,12 +84,9 @@ static int find_levels(const struct dqr_fabric *f, struct dqr_ftree *ft,
 		}
 		if (ft->level[sw] + 1 > ft->num_levels)
 			ft->num_levels = ft->level[sw] + 1;
-		for (p = 1; p <= n->num_ports; p++) {
-			uint32_t r = f->ports[n->port_base + p].remote;
-
-			nb = dqr_ftree_peer(f, n->port_base + p);
-			if (r != DQR_NONE && nb == DQR_NONE &&
-			    ft->level[sw] != 0) {
+		dqr_for_each_linked_port(f, node, p) {
+			nb = dqr_peer_switch(f, dqr_port_index(f, node, p));
+			if (nb == DQR_NONE && ft->level[sw] != 0) {
 				dqr_set_err(err, errlen, "not a fat tree: "
 					    "switch %s has an end port but "
 					    "is %u hops above a leaf",
@@ -147,8 +111,10 @@ static int find_levels(const struct dqr_fabric *f, struct dqr_ftree *ft,
 /* The up and down channels of every switch, each in sequence D. */
 static int sort_links(const struct dqr_fabric *f, struct dqr_ftree *ft)
 {
-	uint32_t s = f->num_switches, sw, p, nu, nd;
-	struct d_item up[DQR_MAX_PORTS], down[DQR_MAX_PORTS];
+	uint32_t s = f->num_switches, sw, node, i, nu, nd;
+	unsigned p;
+	/* sequence D: by the peer's GUID, then by port number */
+	struct dqr_guid_key up[DQR_MAX_PORTS], down[DQR_MAX_PORTS];
 
 	ft->up_off = calloc(s + 1, sizeof(uint32_t));
 	ft->down_off = calloc(s + 1, sizeof(uint32_t));
@@ -157,32 +123,31 @@ static int sort_links(const struct dqr_fabric *f, struct dqr_ftree *ft)
 	if (!ft->up_off || !ft->down_off || !ft->up || !ft->down)
 		return -1;
 	for (sw = 0; sw < s; sw++) {
-		const struct dqr_node *n = &f->nodes[f->switches[sw]];
-
+		node = f->switches[sw];
 		nu = nd = 0;
-		for (p = 1; p <= n->num_ports; p++) {
-			uint32_t ch = n->port_base + p;
-			uint32_t nb = dqr_ftree_peer(f, ch);
-			struct d_item it;
+		dqr_for_each_linked_port(f, node, p) {
+			uint32_t ch = dqr_port_index(f, node, p);
+			uint32_t nb = dqr_peer_switch(f, ch);
+			struct dqr_guid_key it;
 
 			if (nb == DQR_NONE)
 				continue;
 			it.guid = f->nodes[f->switches[nb]].guid;
-			it.port = ch;
-			it.num = (uint8_t)p;
+			it.tie = p;
+			it.val = ch;
 			if (ft->level[nb] > ft->level[sw])
 				up[nu++] = it;
 			else
 				down[nd++] = it;
 		}
-		qsort(up, nu, sizeof(up[0]), cmp_d_item);
-		qsort(down, nd, sizeof(down[0]), cmp_d_item);
+		qsort(up, nu, sizeof(up[0]), dqr_guid_key_cmp);
+		qsort(down, nd, sizeof(down[0]), dqr_guid_key_cmp);
 		ft->up_off[sw + 1] = ft->up_off[sw] + nu;
 		ft->down_off[sw + 1] = ft->down_off[sw] + nd;
-		for (p = 0; p < nu; p++)
-			ft->up[ft->up_off[sw] + p] = up[p].port;
-		for (p = 0; p < nd; p++)
-			ft->down[ft->down_off[sw] + p] = down[p].port;
+		for (i = 0; i < nu; i++)
+			ft->up[ft->up_off[sw] + i] = (uint32_t)up[i].val;
+		for (i = 0; i < nd; i++)
+			ft->down[ft->down_off[sw] + i] = (uint32_t)down[i].val;
 	}
 	return 0;
 }
@@ -194,11 +159,11 @@ static int sort_links(const struct dqr_fabric *f, struct dqr_ftree *ft)
 static uint32_t cables_up(const struct dqr_fabric *f,
 			  const struct dqr_ftree *ft, uint32_t sw)
 {
-	const struct dqr_node *n = &f->nodes[f->switches[sw]];
-	uint32_t p, nb, k = 0;
+	uint32_t node = f->switches[sw], nb, k = 0;
+	unsigned p;
 
-	for (p = 1; p <= n->num_ports; p++) {
-		nb = dqr_ftree_peer(f, n->port_base + p);
+	dqr_for_each_linked_port(f, node, p) {
+		nb = dqr_peer_switch(f, dqr_port_index(f, node, p));
 		k += nb != DQR_NONE && ft->level[nb] > ft->level[sw];
 	}
 	return k;
@@ -219,7 +184,8 @@ static void anchor_ranks(const struct dqr_fabric *f, struct dqr_ftree *ft,
 			 uint32_t *queue)
 {
 	uint32_t s = f->num_switches, sw, anchor = DQR_NONE, head = 0;
-	uint32_t tail = 0, p;
+	uint32_t tail = 0, node;
+	unsigned p;
 
 	for (sw = 0; sw < s; sw++) {
 		ft->rank[sw] = DQR_NONE;
@@ -231,12 +197,11 @@ static void anchor_ranks(const struct dqr_fabric *f, struct dqr_ftree *ft,
 	ft->rank[anchor] = 0;
 	queue[tail++] = anchor;
 	while (head < tail) {
-		const struct dqr_node *n;
-
 		sw = queue[head++];
-		n = &f->nodes[f->switches[sw]];
-		for (p = 1; p <= n->num_ports; p++) {
-			uint32_t nb = dqr_ftree_peer(f, n->port_base + p);
+		node = f->switches[sw];
+		dqr_for_each_linked_port(f, node, p) {
+			uint32_t nb = dqr_peer_switch(f,
+						dqr_port_index(f, node, p));
 
 			if (nb == DQR_NONE || ft->rank[nb] != DQR_NONE)
 				continue;
@@ -290,7 +255,7 @@ static int find_groups(const struct dqr_fabric *f, struct dqr_ftree *ft,
 			for (i = ft->up_off[sw]; i < ft->up_off[sw + 1]; i++) {
 				uint32_t a = dqr_uf_root(parent, sw);
 				uint32_t b = dqr_uf_root(parent,
-						dqr_ftree_peer(f, ft->up[i]));
+						dqr_peer_switch(f, ft->up[i]));
 
 				if (a != b)
 					parent[b] = a;
@@ -330,7 +295,7 @@ static int find_groups(const struct dqr_fabric *f, struct dqr_ftree *ft,
 /* End ports in leaf order, and their keys. */
 static int order_end_ports(const struct dqr_fabric *f, struct dqr_ftree *ft)
 {
-	struct d_item *it;
+	struct dqr_guid_key *it;	/* by leaf GUID, then its port number */
 	uint32_t i, n = 0;
 
 	ft->key = malloc(sizeof(uint32_t) * (f->num_ports + 1));
@@ -341,19 +306,19 @@ static int order_end_ports(const struct dqr_fabric *f, struct dqr_ftree *ft)
 		return -1;
 	}
 	for (i = 0; i < f->num_ports; i++) {
-		uint32_t r = f->ports[i].remote;
+		uint32_t r = dqr_peer_port(f, i);
 
 		ft->key[i] = DQR_NONE;
 		if (!is_end_port(f, i))
 			continue;
 		it[n].guid = f->nodes[f->ports[r].node].guid;
-		it[n].num = f->ports[r].num;
-		it[n++].port = i;
+		it[n].tie = f->ports[r].num;
+		it[n++].val = i;
 	}
-	qsort(it, n, sizeof(*it), cmp_d_item);
+	qsort(it, n, sizeof(*it), dqr_guid_key_cmp);
 	for (i = 0; i < n; i++) {
-		ft->end_port[i] = it[i].port;
-		ft->key[it[i].port] = i;
+		ft->end_port[i] = (uint32_t)it[i].val;
+		ft->key[it[i].val] = i;
 	}
 	ft->num_end = n;
 	free(it);

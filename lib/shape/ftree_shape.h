@@ -84,15 +84,4 @@ int dqr_ftree_detect(const struct dqr_fabric *f, struct dqr_ftree **out,
 		     char *err, size_t errlen);
 void dqr_ftree_free(struct dqr_ftree *ft);
 
-/* The switch index at the far end of a switch channel. */
-static inline uint32_t dqr_ftree_peer(const struct dqr_fabric *f,
-				      uint32_t ch)
-{
-	uint32_t r = f->ports[ch].remote;
-
-	if (r == DQR_NONE || !dqr_is_switch(f, f->ports[r].node))
-		return DQR_NONE;
-	return f->nodes[f->ports[r].node].sw_index;
-}
-
 #endif

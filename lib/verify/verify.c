@@ -12,18 +12,16 @@
 
 #include "deps/cdg.h"
 #include "util/timing.h"
+#include "util/union_find.h"
 #include "verify/verify.h"
 
 static const char *const kind_names[DQR_PAIR_NUM_KINDS] = {
-	[DQR_PAIR_CA_CA] = "ca-to-ca",
-	[DQR_PAIR_CA_SW] = "ca-to-switch",
-	[DQR_PAIR_SW_CA] = "switch-to-ca",
-	[DQR_PAIR_SW_SW] = "switch-to-switch",
+	DQR_PAIR_KINDS(DQR_ENUM_NAME)
 };
 
 const char *dqr_pair_kind_name(enum dqr_pair_kind k)
 {
-	return k < DQR_PAIR_NUM_KINDS ? kind_names[k] : "?";
+	return dqr_name_of(kind_names, DQR_PAIR_NUM_KINDS, k);
 }
 
 /* Per switch: the end ports that inject there. */
@@ -32,15 +30,6 @@ struct sources {
 	uint32_t *first;	/* one of them, for examples */
 	uint32_t *comp;		/* connected component of each node */
 };
-
-static uint32_t find_root(uint32_t *parent, uint32_t v)
-{
-	while (parent[v] != v) {
-		parent[v] = parent[parent[v]];
-		v = parent[v];
-	}
-	return v;
-}
 
 static int sources_build(const struct dqr_fabric *f, struct sources *s)
 {
@@ -55,24 +44,24 @@ static int sources_build(const struct dqr_fabric *f, struct sources *s)
 		s->comp[i] = i;
 	for (i = 0; i < f->num_ports; i++) {
 		const struct dqr_port *p = &f->ports[i];
-		uint32_t a, b;
+		uint32_t a, b = dqr_peer_node(f, i);
 
-		if (!p->num || p->remote == DQR_NONE)
+		if (!p->num || b == DQR_NONE)
 			continue;
-		a = find_root(s->comp, p->node);
-		b = find_root(s->comp, f->ports[p->remote].node);
+		a = dqr_uf_root(s->comp, p->node);
+		b = dqr_uf_root(s->comp, b);
 		if (a != b)
 			s->comp[a] = b;
 		if (dqr_is_switch(f, p->node))
 			continue;
-		sw = dqr_ingress_switch(f, i);
+		sw = dqr_peer_switch(f, i);
 		if (sw == DQR_NONE)
 			continue;
 		if (!s->count[sw]++)
 			s->first[sw] = i;
 	}
 	for (i = 0; i < f->num_nodes; i++)
-		s->comp[i] = find_root(s->comp, i);
+		s->comp[i] = dqr_uf_root(s->comp, i);
 	return 0;
 }
 
@@ -126,7 +115,7 @@ static void judge_dlid(const struct dqr_fabric *f, const struct dqr_lfts *t,
 		       uint32_t lid, const struct dqr_walk_state *st,
 		       const struct sources *s, struct dqr_verify_report *r)
 {
-	uint32_t owner = dqr_lid_owner(f, lid), sw, node, sw_node;
+	uint32_t owner = dqr_lid_owner(f, lid), sw, sw_node;
 	uint32_t own_sw = dqr_ingress_switch(f, owner);
 	int dst_sw = dqr_is_switch(f, f->ports[owner].node);
 	uint32_t dst_comp = s->comp[f->ports[owner].node];
@@ -145,11 +134,9 @@ static void judge_dlid(const struct dqr_fabric *f, const struct dqr_lfts *t,
 		if (w->on_loop)
 			r->loop_entries++;
 		p = dqr_lft_get(t, sw, lid);
-		node = sw_node;
 		/* towards an unreachable island any entry is as good */
 		if (conn && p != DQR_NO_PATH && p != 0 &&
-		    (p > f->nodes[node].num_ports ||
-		     f->ports[f->nodes[node].port_base + p].remote == DQR_NONE))
+		    dqr_next_channel(f, t, sw, lid) == DQR_NONE)
 			r->dead_port_entries++;
 
 		count_pairs(r, dst_sw ? DQR_PAIR_CA_SW : DQR_PAIR_CA_CA, ends,
@@ -163,7 +150,7 @@ static void judge_dlid(const struct dqr_fabric *f, const struct dqr_lfts *t,
 			add_example(r, s->first[sw], lid, w,
 				    dst_sw ? DQR_PAIR_CA_SW : DQR_PAIR_CA_CA);
 		else if (!(dst_sw && sw == own_sw))
-			add_example(r, f->nodes[sw_node].port_base, lid, w,
+			add_example(r, dqr_port_index(f, sw_node, 0), lid, w,
 				    dst_sw ? DQR_PAIR_SW_SW : DQR_PAIR_SW_CA);
 	}
 }

@@ -16,15 +16,19 @@
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
 #include "routes/route_walk.h"
+#include "util/names.h"
 
 #define DQR_MAX_HOPS 64
 
 /* Pair kinds by the kind of source and destination. */
+#define DQR_PAIR_KINDS(X)						\
+	X(DQR_PAIR_CA_CA, "ca-to-ca")					\
+	X(DQR_PAIR_CA_SW, "ca-to-switch")				\
+	X(DQR_PAIR_SW_CA, "switch-to-ca")				\
+	X(DQR_PAIR_SW_SW, "switch-to-switch")
+
 enum dqr_pair_kind {
-	DQR_PAIR_CA_CA = 0,
-	DQR_PAIR_CA_SW,
-	DQR_PAIR_SW_CA,
-	DQR_PAIR_SW_SW,
+	DQR_PAIR_KINDS(DQR_ENUM_ID)
 	DQR_PAIR_NUM_KINDS
 };
 

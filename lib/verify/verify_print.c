@@ -65,27 +65,58 @@ static void print_example(FILE *out, const struct dqr_fabric *f,
 		dqr_node_name(f, f->switches[x->fail_sw]));
 }
 
+/*
+ * Both reports carry the same two tallies, pairs by kind and unreachable
+ * pairs by cause, in the same order; only the notation differs.  Each
+ * pair format takes (separator, kind, pairs, unreachable, disconnected,
+ * judged), each cause format (separator, cause, count).
+ */
+struct notation {
+	const char *pair_fmt, *pair_sep, *judged, *not_judged;
+	const char *between;	/* after the pairs, before the causes */
+	const char *cause_fmt, *cause_sep;
+	const char *after;	/* after the causes */
+};
+
+static const struct notation text_notation = {
+	"%spairs %-16s %10" PRIu64 "  unreachable %" PRIu64
+	" (physically disconnected %" PRIu64 ")%s\n", "", "", "  [not judged]",
+	"unreachable by cause: ", "%s%s %" PRIu64, ", ", "\n"
+};
+
+static const struct notation json_notation = {
+	"%s\"%s\":{\"total\":%" PRIu64 ",\"unreachable\":%" PRIu64
+	",\"disconnected\":%" PRIu64 ",\"judged\":%s}", ",", "true", "false",
+	"},\"unreachable_by_cause\":{", "%s\"%s\":%" PRIu64, ",", ""
+};
+
+static void print_tallies(FILE *out, const struct dqr_verify_report *r,
+			  unsigned kinds, const struct notation *n)
+{
+	int k;
+
+	for (k = 0; k < DQR_PAIR_NUM_KINDS; k++)
+		fprintf(out, n->pair_fmt, k ? n->pair_sep : "",
+			dqr_pair_kind_name(k), r->pairs[k], r->unreachable[k],
+			r->disconnected[k],
+			kinds & (1u << k) ? n->judged : n->not_judged);
+	fputs(n->between, out);
+	for (k = 1; k < DQR_WALK_NUM_RESULTS; k++)
+		fprintf(out, n->cause_fmt, k > 1 ? n->cause_sep : "",
+			dqr_walk_result_name(k), r->by_result[k]);
+	fputs(n->after, out);
+}
+
 void dqr_print_report_text(FILE *out, const struct dqr_fabric *f,
 			   const struct dqr_verify_report *r, unsigned kinds)
 {
 	char buf[4096];
 	uint32_t i;
-	int k;
 
 	fprintf(out, "fabric: %u switches, %u end ports, %u LIDs, "
 		"%u channels\n", r->switches, r->end_ports, r->lids,
 		r->channels);
-	for (k = 0; k < DQR_PAIR_NUM_KINDS; k++)
-		fprintf(out, "pairs %-16s %10" PRIu64 "  unreachable %" PRIu64
-			" (physically disconnected %" PRIu64 ")%s\n",
-			dqr_pair_kind_name(k), r->pairs[k], r->unreachable[k],
-			r->disconnected[k],
-			kinds & (1u << k) ? "" : "  [not judged]");
-	fprintf(out, "unreachable by cause: ");
-	for (k = 1; k < DQR_WALK_NUM_RESULTS; k++)
-		fprintf(out, "%s%s %" PRIu64, k > 1 ? ", " : "",
-			dqr_walk_result_name(k), r->by_result[k]);
-	fprintf(out, "\n");
+	print_tallies(out, r, kinds, &text_notation);
 	for (i = 0; i < r->num_examples; i++)
 		print_example(out, f, &r->examples[i]);
 	fprintf(out, "forwarding loops: %" PRIu64 " entries on loops\n",
@@ -129,23 +160,12 @@ void dqr_print_report_json(FILE *out, const struct dqr_fabric *f,
 {
 	char buf[300];
 	uint32_t i;
-	int k;
 
 	fprintf(out, "{\"switches\":%u,\"end_ports\":%u,\"lids\":%u,"
 		"\"channels\":%u,\"dependencies\":%" PRIu64 ",\"pairs\":{",
 		r->switches, r->end_ports, r->lids, r->channels,
 		r->dependencies);
-	for (k = 0; k < DQR_PAIR_NUM_KINDS; k++)
-		fprintf(out, "%s\"%s\":{\"total\":%" PRIu64 ",\"unreachable\":"
-			"%" PRIu64 ",\"disconnected\":%" PRIu64
-			",\"judged\":%s}",
-			k ? "," : "", dqr_pair_kind_name(k), r->pairs[k],
-			r->unreachable[k], r->disconnected[k],
-			kinds & (1u << k) ? "true" : "false");
-	fprintf(out, "},\"unreachable_by_cause\":{");
-	for (k = 1; k < DQR_WALK_NUM_RESULTS; k++)
-		fprintf(out, "%s\"%s\":%" PRIu64, k > 1 ? "," : "",
-			dqr_walk_result_name(k), r->by_result[k]);
+	print_tallies(out, r, kinds, &json_notation);
 	fprintf(out, "},\"loop_entries\":%" PRIu64 ",\"dead_port_entries\":%"
 		PRIu64 ",\"hops\":{\"min\":%u,\"max\":%u,\"mean\":%.4f,"
 		"\"histogram\":[", r->loop_entries, r->dead_port_entries,

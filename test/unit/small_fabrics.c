@@ -1,9 +1,13 @@
 /*
- * small_fabrics.c - rings with clockwise and line routing.
+ * small_fabrics.c - rings with clockwise and line routing, fabrics from
+ * generator specs and topology files, and the channel list of a routing.
  */
 #include <stdio.h>
 
+#include "deps/channel_list.h"
+#include "io/topo_read.h"
 #include "small_fabrics.h"
+#include "unit.h"
 
 struct dqr_fabric *ring_fabric(unsigned n)
 {
@@ -31,6 +35,24 @@ struct dqr_fabric *ring_fabric(unsigned n)
 		return NULL;
 	}
 	return f;
+}
+
+int ring_open(struct ring *r, unsigned n,
+	      struct dqr_lfts *(*route)(const struct dqr_fabric *, unsigned))
+{
+	r->n = n;
+	r->t = NULL;
+	r->f = ring_fabric(n);
+	if (!r->f)
+		return -1;
+	r->t = route(r->f, n);
+	return 0;
+}
+
+void ring_close(struct ring *r)
+{
+	dqr_lfts_free(r->t);
+	dqr_fabric_free(r->f);
 }
 
 /* The ring position a LID belongs to. */
@@ -71,4 +93,64 @@ struct dqr_lfts *ring_as_line(const struct dqr_fabric *f, unsigned n)
 			dqr_lft_set(t, sw, lid, lid_pos(lid, n) > sw ? 1 : 2);
 	local_entries(t, n);
 	return t;
+}
+
+int dyn_order_of_tables(const struct dqr_fabric *f, const struct dqr_lfts *t,
+			struct dqr_dyn_order **d, struct dqr_cdg **gp)
+{
+	const struct dqr_lfts *ts[1] = { t };
+	struct dqr_channel_list cl;
+	struct dqr_cdg *g;
+	int ret = dqr_channel_list_of_tables(f, ts, 1, &cl, NULL, &g);
+
+	*d = NULL;
+	if (ret == 0) {
+		*d = dqr_dyn_new(g, &cl);
+		dqr_channel_list_free(&cl);
+	}
+	if (gp)
+		*gp = g;
+	else
+		dqr_cdg_free(g);
+	return ret;
+}
+
+struct dqr_fabric *gen_fabric(const char *spec, struct dqr_gen_spec *s,
+			      struct dqr_gen_place **places)
+{
+	struct dqr_fabric *f = NULL;
+	char err[256] = "";
+
+	if (!dqr_gen_parse(spec, s, err, sizeof(err)))
+		f = dqr_gen_build_places(s, places, err, sizeof(err));
+	if (!f)
+		fprintf(stderr, "%s: %s\n", spec, err);
+	return f;
+}
+
+struct dqr_fabric *data_fabric(const char *name)
+{
+	char path[4096], err[512];
+	struct dqr_fabric *f;
+
+	f = dqr_read_topology(unit_data_path(name, path, sizeof(path)), err,
+			      sizeof(err));
+	if (!f)
+		fprintf(stderr, "%s\n", err);
+	return f;
+}
+
+struct dqr_fabric *text_fabric(const char *text)
+{
+	struct dqr_fabric *f = NULL;
+	char err[512] = "";
+	FILE *fp = unit_text_file(text, strlen(text));
+
+	if (fp) {
+		f = dqr_parse_topology(fp, "inline", err, sizeof(err));
+		fclose(fp);
+	}
+	if (!f)
+		fprintf(stderr, "%s\n", err);
+	return f;
 }

@@ -4,8 +4,10 @@
 #ifndef DQR_SMALL_FABRICS_H
 #define DQR_SMALL_FABRICS_H
 
+#include "deps/dyn_order.h"
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
+#include "fabric/topo_gen.h"
 
 /*
  * A ring of n switches, switch i with LID i + 1, port 1 towards i + 1,
@@ -22,11 +24,46 @@ struct dqr_lfts *ring_clockwise(const struct dqr_fabric *f, unsigned n);
  */
 struct dqr_lfts *ring_as_line(const struct dqr_fabric *f, unsigned n);
 
+/* A ring of n switches and its tables. */
+struct ring {
+	unsigned n;
+	struct dqr_fabric *f;
+	struct dqr_lfts *t;
+};
+
+/* Builds r with route's tables: 0, or -1 when out of memory. */
+int ring_open(struct ring *r, unsigned n,
+	      struct dqr_lfts *(*route)(const struct dqr_fabric *, unsigned));
+void ring_close(struct ring *r);
+
 /* Switch index and CA port of ring position i. */
 static inline uint32_t ring_ca_port(const struct dqr_fabric *f, unsigned n,
 				    unsigned i)
 {
 	return dqr_port_index(f, n + i, 1);
 }
+
+/*
+ * The fabric of a generator spec (places as dqr_gen_build_places()), or
+ * NULL with the reason on stderr.
+ */
+struct dqr_fabric *gen_fabric(const char *spec, struct dqr_gen_spec *s,
+			      struct dqr_gen_place **places);
+
+/*
+ * The topology of test/data/name, or of text read as a file "inline"; NULL
+ * with the reader's complaint on stderr.
+ */
+struct dqr_fabric *data_fabric(const char *name);
+struct dqr_fabric *text_fabric(const char *text);
+
+/*
+ * The dynamic channel list of the dependencies t induces on f.  Returns
+ * as dqr_channel_list_of_tables(); *d is the list when that is 0 and
+ * memory lasts, else NULL.  When gp is not NULL, *gp keeps the graph for
+ * the caller to dqr_cdg_free().
+ */
+int dyn_order_of_tables(const struct dqr_fabric *f, const struct dqr_lfts *t,
+			struct dqr_dyn_order **d, struct dqr_cdg **gp);
 
 #endif

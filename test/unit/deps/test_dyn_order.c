@@ -9,6 +9,7 @@
 #include "deps/cdg.h"
 #include "deps/channel_list.h"
 #include "deps/dyn_order.h"
+#include "deps/edge_list.h"
 #include "small_fabrics.h"
 #include "unit.h"
 
@@ -24,73 +25,11 @@ static uint32_t rnd(uint32_t n)
 	return (uint32_t)((rng_state >> 11) % n);
 }
 
-/* A CDG over n vertices from an edge list (pairs), freed by dqr_cdg_free. */
-static struct dqr_cdg *make_cdg(uint32_t n, const uint32_t *e, uint32_t m)
+/* dqr_topo_order()'s tie break: a random ready vertex */
+static uint32_t pick_random(void *ctx, uint32_t r)
 {
-	struct dqr_cdg *g = calloc(1, sizeof(*g));
-	uint64_t *fill = calloc(n + 1, sizeof(uint64_t));
-	uint32_t i;
-
-	g->num_vertices = g->num_channels = n;
-	g->num_edges = m;
-	g->succ_off = calloc(n + 1, sizeof(uint64_t));
-	g->pred_off = calloc(n + 1, sizeof(uint64_t));
-	g->succ = malloc(sizeof(uint32_t) * (m ? m : 1));
-	g->pred = malloc(sizeof(uint32_t) * (m ? m : 1));
-	for (i = 0; i < m; i++) {
-		g->succ_off[e[2 * i] + 1]++;
-		g->pred_off[e[2 * i + 1] + 1]++;
-	}
-	for (i = 0; i < n; i++) {
-		g->succ_off[i + 1] += g->succ_off[i];
-		g->pred_off[i + 1] += g->pred_off[i];
-	}
-	for (i = 0; i < m; i++) {
-		uint32_t a = e[2 * i], b = e[2 * i + 1];
-
-		g->succ[g->succ_off[a] + fill[a]++] = b;
-	}
-	memset(fill, 0, sizeof(uint64_t) * (n + 1));
-	for (i = 0; i < m; i++) {
-		uint32_t a = e[2 * i], b = e[2 * i + 1];
-
-		g->pred[g->pred_off[b] + fill[b]++] = a;
-	}
-	free(fill);
-	return g;
-}
-
-/* Kahn's algorithm picking a random ready vertex: 0, or 1 if cyclic. */
-static int random_topo(const struct dqr_cdg *g, struct dqr_channel_list *cl)
-{
-	uint32_t n = g->num_vertices, *indeg, *ready, nr = 0, v, i;
-	uint64_t k;
-
-	cl->num_vertices = n;
-	cl->len = 0;
-	cl->order = malloc(sizeof(uint32_t) * n);
-	cl->pos = malloc(sizeof(uint32_t) * n);
-	indeg = calloc(n, sizeof(uint32_t));
-	ready = malloc(sizeof(uint32_t) * n);
-	for (v = 0; v < n; v++) {
-		cl->pos[v] = DQR_NONE;
-		indeg[v] = (uint32_t)(g->pred_off[v + 1] - g->pred_off[v]);
-		if (!indeg[v])
-			ready[nr++] = v;
-	}
-	while (nr) {
-		i = rnd(nr);
-		v = ready[i];
-		ready[i] = ready[--nr];
-		cl->pos[v] = cl->len;
-		cl->order[cl->len++] = v;
-		for (k = g->succ_off[v]; k < g->succ_off[v + 1]; k++)
-			if (--indeg[g->succ[k]] == 0)
-				ready[nr++] = g->succ[k];
-	}
-	free(indeg);
-	free(ready);
-	return cl->len != n;
+	(void)ctx;
+	return rnd(r);
 }
 
 /*
@@ -100,21 +39,19 @@ static int random_topo(const struct dqr_cdg *g, struct dqr_channel_list *cl)
 static struct dqr_cdg *random_dag(uint32_t n, uint32_t m, uint32_t window,
 				  uint32_t **rank_out)
 {
-	uint32_t *rank = malloc(sizeof(uint32_t) * n);
-	uint32_t *byrank = malloc(sizeof(uint32_t) * n);
+	uint32_t *rank = malloc(sizeof(uint32_t) * n), *byrank;
 	uint32_t *e = malloc(sizeof(uint32_t) * 2 * (m ? m : 1));
 	uint8_t *adj = n <= 4096 ? calloc((size_t)n * n, 1) : NULL;
-	uint32_t i, j, r, s, got = 0, tries = 0;
+	uint32_t i, r, s, got = 0, tries = 0;
+	struct dqr_channel_list shuffle;
 	struct dqr_cdg *g;
 
-	for (i = 0; i < n; i++)
-		byrank[i] = i;
-	for (i = n - 1; i > 0; i--) {
-		j = rnd(i + 1);
-		r = byrank[i];
-		byrank[i] = byrank[j];
-		byrank[j] = r;
-	}
+	/* without edges every vertex is ready: a random order is a shuffle */
+	g = dqr_cdg_of_edges(n, NULL, 0);
+	if (!g || dqr_topo_order(g, pick_random, NULL, &shuffle))
+		abort();
+	dqr_cdg_free(g);
+	byrank = shuffle.order;
 	for (i = 0; i < n; i++)
 		rank[byrank[i]] = i;
 	while (got < m && tries++ < 20 * m) {
@@ -129,24 +66,16 @@ static struct dqr_cdg *random_dag(uint32_t n, uint32_t m, uint32_t window,
 		e[2 * got + 1] = byrank[s];
 		got++;
 	}
-	g = make_cdg(n, e, got);
+	g = dqr_cdg_of_edges(n, e, got);
 	free(adj);
 	free(e);
-	free(byrank);
+	dqr_channel_list_free(&shuffle);
 	if (rank_out)
 		*rank_out = rank;
 	else
 		free(rank);
 	return g;
 }
-
-/* Everything rollback must restore, copied out. */
-struct snap {
-	uint32_t *pos, *order, *add_succ, *add_pred, num_added;
-	uint8_t *retired;
-	struct dqr_dyn_edge *edges;
-	uint64_t num_reorders, num_moved;
-};
 
 static void *dup(const void *p, size_t size)
 {
@@ -157,45 +86,75 @@ static void *dup(const void *p, size_t size)
 	return q;
 }
 
+/* Everything rollback must restore: the arrays, then the counts. */
+enum {
+	SNAP_POS, SNAP_ORDER, SNAP_ADD_SUCC, SNAP_ADD_PRED, SNAP_RETIRED,
+	SNAP_EDGES, SNAP_ARRAYS
+};
+
+struct snap_array {
+	const void *p;
+	size_t size;		/* in bytes */
+};
+
+struct snap {
+	struct snap_array copy[SNAP_ARRAYS];
+	uint32_t num_added;
+	uint64_t num_reorders, num_moved;
+};
+
+static void snap_arrays(const struct dqr_dyn_order *d,
+			struct snap_array a[SNAP_ARRAYS])
+{
+	size_t n = d->num_vertices, u = sizeof(uint32_t);
+	const struct snap_array now[SNAP_ARRAYS] = {
+		[SNAP_POS] = { d->pos, n * u },
+		[SNAP_ORDER] = { d->order, d->len * u },
+		[SNAP_ADD_SUCC] = { d->add_succ, n * u },
+		[SNAP_ADD_PRED] = { d->add_pred, n * u },
+		[SNAP_RETIRED] = { d->retired, n },
+		[SNAP_EDGES] = { d->edges, d->num_added * sizeof(*d->edges) },
+	};
+
+	memcpy(a, now, sizeof(now));
+}
+
 static void snap_take(struct snap *s, const struct dqr_dyn_order *d)
 {
-	size_t n = d->num_vertices;
+	struct snap_array a[SNAP_ARRAYS];
+	unsigned i;
 
-	s->pos = dup(d->pos, n * sizeof(uint32_t));
-	s->order = dup(d->order, d->len * sizeof(uint32_t));
-	s->add_succ = dup(d->add_succ, n * sizeof(uint32_t));
-	s->add_pred = dup(d->add_pred, n * sizeof(uint32_t));
-	s->retired = dup(d->retired, n);
+	snap_arrays(d, a);
+	for (i = 0; i < SNAP_ARRAYS; i++) {
+		s->copy[i].p = dup(a[i].p, a[i].size);
+		s->copy[i].size = a[i].size;
+	}
 	s->num_added = d->num_added;
-	s->edges = dup(d->edges, d->num_added * sizeof(*d->edges));
 	s->num_reorders = d->num_reorders;
 	s->num_moved = d->num_moved;
 }
 
 static int snap_same(const struct snap *s, const struct dqr_dyn_order *d)
 {
-	size_t n = d->num_vertices;
+	struct snap_array a[SNAP_ARRAYS];
+	unsigned i;
 
-	return !memcmp(s->pos, d->pos, n * sizeof(uint32_t)) &&
-	       !memcmp(s->order, d->order, d->len * sizeof(uint32_t)) &&
-	       !memcmp(s->add_succ, d->add_succ, n * sizeof(uint32_t)) &&
-	       !memcmp(s->add_pred, d->add_pred, n * sizeof(uint32_t)) &&
-	       !memcmp(s->retired, d->retired, n) &&
-	       s->num_added == d->num_added &&
-	       !memcmp(s->edges, d->edges,
-		       d->num_added * sizeof(*d->edges)) &&
+	snap_arrays(d, a);
+	for (i = 0; i < SNAP_ARRAYS; i++)
+		if (a[i].size != s->copy[i].size ||
+		    memcmp(a[i].p, s->copy[i].p, a[i].size))
+			return 0;
+	return s->num_added == d->num_added &&
 	       s->num_reorders == d->num_reorders &&
 	       s->num_moved == d->num_moved;
 }
 
 static void snap_free(struct snap *s)
 {
-	free(s->pos);
-	free(s->order);
-	free(s->add_succ);
-	free(s->add_pred);
-	free(s->retired);
-	free(s->edges);
+	unsigned i;
+
+	for (i = 0; i < SNAP_ARRAYS; i++)
+		free((void *)s->copy[i].p);
 }
 
 static int same_pos(const uint32_t *pos, const struct dqr_dyn_order *d)
@@ -240,16 +199,19 @@ static void shadow_init(struct shadow *s, const struct dqr_cdg *g)
 
 	memset(s, 0, sizeof(*s));
 	s->n = n;
-	s->adj = calloc((size_t)n * n, 1);
-	s->retired = calloc(n, 1);
-	s->succ = calloc(n, sizeof(*s->succ));
-	s->pred = calloc(n, sizeof(*s->pred));
-	s->ns = calloc(n, sizeof(uint32_t));
-	s->np = calloc(n, sizeof(uint32_t));
-	s->cap_s = calloc(n, sizeof(uint32_t));
-	s->cap_p = calloc(n, sizeof(uint32_t));
-	s->stack = malloc(sizeof(uint32_t) * n);
-	s->seen = calloc(n, sizeof(uint32_t));
+	/* one block each for the bytes, the lists and the counts */
+	s->adj = calloc((size_t)n * n + n, 1);
+	s->succ = calloc(2 * (size_t)n, sizeof(*s->succ));
+	s->ns = calloc(6 * (size_t)n, sizeof(uint32_t));
+	if (!s->adj || !s->succ || !s->ns)
+		abort();
+	s->retired = s->adj + (size_t)n * n;
+	s->pred = s->succ + n;
+	s->np = s->ns + n;
+	s->cap_s = s->np + n;
+	s->cap_p = s->cap_s + n;
+	s->stack = s->cap_p + n;
+	s->seen = s->stack + n;
 	for (v = 0; v < n; v++)
 		for (k = g->succ_off[v]; k < g->succ_off[v + 1]; k++)
 			shadow_edge(s, v, g->succ[k]);
@@ -285,15 +247,8 @@ static void shadow_free(struct shadow *s)
 		free(s->pred[v]);
 	}
 	free(s->adj);
-	free(s->retired);
 	free(s->succ);
-	free(s->pred);
 	free(s->ns);
-	free(s->np);
-	free(s->cap_s);
-	free(s->cap_p);
-	free(s->stack);
-	free(s->seen);
 	free(s->added);
 }
 
@@ -338,17 +293,12 @@ static struct dqr_dyn_order *line_order(unsigned n, struct dqr_fabric **fp,
 {
 	struct dqr_fabric *f = ring_fabric(n);
 	struct dqr_lfts *t = ring_as_line(f, n);
-	struct dqr_cdg *g = dqr_cdg_build(f, t);
-	struct dqr_channel_list cl;
 	struct dqr_dyn_order *d;
 
-	REQUIRE(dqr_channel_list_build(f, g, &cl, NULL) == 0);
-	d = dqr_dyn_new(g, &cl);
+	REQUIRE(dyn_order_of_tables(f, t, &d, gp) == 0);
 	REQUIRE(d);
-	dqr_channel_list_free(&cl);
 	dqr_lfts_free(t);
 	*fp = f;
-	*gp = g;
 	return d;
 }
 
@@ -492,7 +442,7 @@ static void test_paper_ring(void)
 	static const uint32_t after[RING_CH] = {
 		BC, AD, AB, CD, DA, DC, CB, BA,
 	};
-	struct dqr_cdg *g = make_cdg(RING_CH, e, 4);
+	struct dqr_cdg *g = dqr_cdg_of_edges(RING_CH, e, 4);
 	struct dqr_channel_list cl;
 	struct dqr_dyn_order *d;
 	uint32_t i, cost = 99, *before;
@@ -561,7 +511,7 @@ static void test_paper_ring(void)
 static void test_invalid(void)
 {
 	static const uint32_t e[] = { 0, 1,  1, 2 };
-	struct dqr_cdg *g = make_cdg(4, e, 2);
+	struct dqr_cdg *g = dqr_cdg_of_edges(4, e, 2);
 	struct dqr_channel_list cl;
 	struct dqr_dyn_order *d;
 	uint32_t cost;
@@ -606,7 +556,7 @@ static void test_retire_revive(void)
 {
 	/* chain 0 -> 1 -> 2 -> 3 -> 4, and 5 -> 6 */
 	static const uint32_t e[] = { 0, 1,  1, 2,  2, 3,  3, 4,  5, 6 };
-	struct dqr_cdg *g = make_cdg(7, e, 5);
+	struct dqr_cdg *g = dqr_cdg_of_edges(7, e, 5);
 	struct dqr_channel_list cl;
 	struct dqr_dyn_order *d;
 	struct snap s;
@@ -678,7 +628,7 @@ static void test_rollback(void)
 
 	rng_state = 0x9e3779b97f4a7c15ull;
 	g = random_dag(n, 3 * n, 40, &rank);
-	REQUIRE(random_topo(g, &cl) == 0);
+	REQUIRE(dqr_topo_order(g, pick_random, NULL, &cl) == 0);
 	d = dqr_dyn_new(g, &cl);
 	REQUIRE(d);
 
@@ -768,7 +718,8 @@ static unsigned stress_one(uint32_t n, uint32_t m, uint32_t window,
 	struct snap s;
 	int have_mark = 0;
 
-	if (random_topo(g, &cl) || !(d = dqr_dyn_new(g, &cl))) {
+	if (dqr_topo_order(g, pick_random, NULL, &cl) ||
+	    !(d = dqr_dyn_new(g, &cl))) {
 		free(before);
 		dqr_cdg_free(g);
 		return 1;
@@ -813,8 +764,7 @@ static unsigned stress_one(uint32_t n, uint32_t m, uint32_t window,
 		} else if (have_mark && rnd(30) == 0) {
 			dqr_dyn_rollback(d, mark);
 			shadow_undo(&sh, mark_edges);
-			for (v = 0; v < n; v++)
-				sh.retired[v] = s.retired[v];
+			memcpy(sh.retired, s.copy[SNAP_RETIRED].p, n);
 			bad += !snap_same(&s, d);
 			snap_free(&s);
 			have_mark = 0;

@@ -9,30 +9,8 @@
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
 #include "io/lft_read.h"
-#include "io/topo_read.h"
+#include "small_fabrics.h"
 #include "unit.h"
-
-static const char *data_path(const char *name, char *buf, size_t len)
-{
-	const char *top = getenv("top_srcdir");
-
-	snprintf(buf, len, "%s/test/data/%s", top && *top ? top : ".", name);
-	return buf;
-}
-
-static FILE *text_file(const char *text, size_t len)
-{
-	FILE *fp = tmpfile();
-
-	if (!fp)
-		return NULL;
-	if (len && fwrite(text, 1, len, fp) != len) {
-		fclose(fp);
-		return NULL;
-	}
-	rewind(fp);
-	return fp;
-}
 
 static struct dqr_lfts *parse_len(const struct dqr_fabric *f,
 				  const char *text, size_t len,
@@ -40,7 +18,7 @@ static struct dqr_lfts *parse_len(const struct dqr_fabric *f,
 				  char *err, size_t errlen)
 {
 	struct dqr_lfts *t;
-	FILE *fp = text_file(text, len);
+	FILE *fp = unit_text_file(text, len);
 
 	if (!fp)
 		return NULL;
@@ -57,31 +35,19 @@ static struct dqr_lfts *parse(const struct dqr_fabric *f, const char *text,
 	return parse_len(f, text, strlen(text), info, err, errlen);
 }
 
-static struct dqr_fabric *topology(const char *text)
-{
-	struct dqr_fabric *f;
-	char err[512];
-	FILE *fp = text_file(text, strlen(text));
-
-	if (!fp)
-		return NULL;
-	f = dqr_parse_topology(fp, "topo", err, sizeof(err));
-	if (!f)
-		fprintf(stderr, "%s\n", err);
-	fclose(fp);
-	return f;
-}
-
-static struct dqr_fabric *tiny(void)
+/* The tables in test/data/name for f, the reader's complaint on stderr. */
+static struct dqr_lfts *read_data(const struct dqr_fabric *f,
+				  const char *name,
+				  struct dqr_lft_read_info *info)
 {
 	char path[4096], err[512];
-	struct dqr_fabric *f;
+	struct dqr_lfts *t;
 
-	f = dqr_read_topology(data_path("tiny.ibnd", path, sizeof(path)),
-			      err, sizeof(err));
-	if (!f)
+	t = dqr_read_lfts(f, unit_data_path(name, path, sizeof(path)), info,
+			  err, sizeof(err));
+	if (!t)
 		fprintf(stderr, "%s\n", err);
-	return f;
+	return t;
 }
 
 static uint32_t sw_of(const struct dqr_fabric *f, const char *name)
@@ -107,15 +73,11 @@ static void check_tiny_table(const struct dqr_fabric *f,
 static void test_tiny(void)
 {
 	struct dqr_lft_read_info info, info2;
-	struct dqr_fabric *f = tiny();
+	struct dqr_fabric *f = data_fabric("tiny.ibnd");
 	struct dqr_lfts *a, *b;
-	char path[4096], err[512];
 
 	REQUIRE(f);
-	a = dqr_read_lfts(f, data_path("tiny.fts", path, sizeof(path)),
-			  &info, err, sizeof(err));
-	if (!a)
-		fprintf(stderr, "%s\n", err);
+	a = read_data(f, "tiny.fts", &info);
 	REQUIRE(a);
 	check_tiny_table(f, a);
 	CHECK_EQ(info.format, DQR_LFT_FORMAT_DUMP_FTS);
@@ -128,10 +90,7 @@ static void test_tiny(void)
 	CHECK_EQ(info.max_lid_seen, 6);
 	CHECK_EQ(info.quirk_missing_top_lid, 0);
 
-	b = dqr_read_lfts(f, data_path("tiny.osm-lfts", path, sizeof(path)),
-			  &info2, err, sizeof(err));
-	if (!b)
-		fprintf(stderr, "%s\n", err);
+	b = read_data(f, "tiny.osm-lfts", &info2);
 	REQUIRE(b);
 	check_tiny_table(f, b);
 	CHECK_EQ(info2.format, DQR_LFT_FORMAT_OPENSM);
@@ -148,8 +107,7 @@ static void test_tiny(void)
 	dqr_lfts_free(b);
 
 	/* info is optional */
-	a = dqr_read_lfts(f, data_path("tiny.fts", path, sizeof(path)),
-			  NULL, err, sizeof(err));
+	a = read_data(f, "tiny.fts", NULL);
 	CHECK(a != NULL);
 	dqr_lfts_free(a);
 	dqr_fabric_free(f);
@@ -175,7 +133,7 @@ static void test_variants(void)
 		"4 lids dumped \n"
 		"\n";
 	struct dqr_lft_read_info info;
-	struct dqr_fabric *f = tiny();
+	struct dqr_fabric *f = data_fabric("tiny.ibnd");
 	struct dqr_lfts *t;
 	char err[512];
 	uint32_t s1, s2;
@@ -244,7 +202,7 @@ static void quirk_case(const struct dqr_fabric *f, const char *text,
 
 static void test_quirk(void)
 {
-	struct dqr_fabric *f = topology(quirk_topology);
+	struct dqr_fabric *f = text_fabric(quirk_topology);
 
 	REQUIRE(f);
 	CHECK_EQ(f->max_lid, 64);
@@ -277,8 +235,10 @@ struct bad_case {
 	const char *what;
 };
 
-#define HDR1 "Unicast lids [0x0-0x6] of switch Lid 1 guid " \
-	     "0x0000000000200000 (Switch1):\n"
+/* dump_fts's header of a table of LIDs range, the rest after "Lid 1 " */
+#define LID1(range, rest) "Unicast lids [" range "] of switch Lid 1 " rest
+#define SW1(range) LID1(range, "guid 0x0000000000200000 (Switch1):\n")
+#define HDR1 SW1("0x0-0x6")
 #define HDR2 "Unicast lids [0x0-0x6] of switch Lid 3 guid " \
 	     "0x0000000000200001 (Switch2):\n"
 
@@ -290,27 +250,22 @@ static const struct bad_case bad_dumps[] = {
 	{ HDR1 "0x0001 256\n", 2, "bad output port" },
 	{ HDR1 "0x0001 -1\n", 2, "bad output port" },
 	{ HDR1 "0x0001 001 junk\n", 2, "unexpected" },
-	{ "Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0000000000abcdef "
-	  "(x):\n", 1, "0x0000000000abcdef is not in the topology" },
-	{ "Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0000000000100006 "
-	  "(Hca3):\n", 1, "the CA 'Hca3', not a switch" },
+	{ LID1("0x0-0x6", "guid 0x0000000000abcdef (x):\n"), 1,
+	  "0x0000000000abcdef is not in the topology" },
+	{ LID1("0x0-0x6", "guid 0x0000000000100006 (Hca3):\n"), 1,
+	  "the CA 'Hca3', not a switch" },
 	{ HDR1 "0x0001 000\n\n" HDR2 HDR1, 5, "second table of switch "
 	  "'Switch1' (first at line 1)" },
 	{ HDR1 "hello\n", 2, "unrecognized" },
 	{ HDR1 "0x0001 000\n0x0002 001\n0x0001 003\n", 4, "listed twice" },
-	{ "Unicast lids [0x0-] of switch Lid 1 guid 0x0000000000200000 "
-	  "(Switch1):\n", 1, "LID range" },
-	{ "Unicast lids [0x6-0x1] of switch Lid 1 guid 0x0000000000200000 "
-	  "(Switch1):\n", 1, "LID range" },
-	{ "Unicast lids [0x0-0xc000] of switch Lid 1 guid "
-	  "0x0000000000200000 (Switch1):\n", 1, "LID range" },
+	{ SW1("0x0-"), 1, "LID range" },
+	{ SW1("0x6-0x1"), 1, "LID range" },
+	{ SW1("0x0-0xc000"), 1, "LID range" },
 	{ "Unicast lids [0x0-0x6 of switch\n", 1, "range" },
 	{ HDR1 "Unicast lids [0-6] of switch Lid 3 guid 0x0000000000200001 "
 	  "('Switch2'):\n", 2, "opensm-lfts header in a dump_fts file" },
-	{ "Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0000000000200000\n",
-	  1, "(name):" },
-	{ "Unicast lids [0x0-0x6] of switch Lid 1 guid 200000 (Switch1):\n",
-	  1, "bad switch GUID" },
+	{ LID1("0x0-0x6", "guid 0x0000000000200000\n"), 1, "(name):" },
+	{ LID1("0x0-0x6", "guid 200000 (Switch1):\n"), 1, "bad switch GUID" },
 	{ "Unicast lids [0x0-0x6] of Lid 1 (Switch1):\n", 1, "of switch" },
 	{ "Multicast mlids [0xc000-0xc001] of switch Lid 1 guid "
 	  "0x0000000000200000 (Switch1):\n", 1, "multicast" },
@@ -319,25 +274,10 @@ static const struct bad_case bad_dumps[] = {
 	{ HDR1 "6 valid lids\n", 2, "unrecognized" },
 };
 
-static void check_error(const char *err, unsigned line, const char *what,
-			int idx)
-{
-	char want[64];
-
-	snprintf(want, sizeof(want), "inline:%u: ", line);
-	if (strncmp(err, want, strlen(want)) || !strstr(err, what)) {
-		fprintf(stderr, "case %d: want \"%s...%s\", got \"%s\"\n",
-			idx, want, what, err);
-		CHECK(0);
-	} else {
-		CHECK(1);
-	}
-}
-
 static void test_malformed(void)
 {
 	struct dqr_lft_read_info info;
-	struct dqr_fabric *f = tiny(), *g;
+	struct dqr_fabric *f = data_fabric("tiny.ibnd"), *g;
 	struct dqr_lfts *t;
 	char err[512];
 	size_t i;
@@ -350,13 +290,14 @@ static void test_malformed(void)
 		/* a failed read leaves nothing to release */
 		CHECK(info.missing == NULL && info.switches_seen == 0);
 		dqr_lfts_free(t);
-		check_error(err, bad_dumps[i].line, bad_dumps[i].what, (int)i);
+		unit_check_error(err, "inline", bad_dumps[i].line,
+				 bad_dumps[i].what, (int)i);
 	}
 
 	t = parse_len(f, HDR1 "0x0001\0 000\n", sizeof(HDR1 "0x0001\0 000\n")
 		      - 1, NULL, err, sizeof(err));
 	CHECK(t == NULL);
-	check_error(err, 2, "NUL", -1);
+	unit_check_error(err, "inline", 2, "NUL", -1);
 
 	t = dqr_read_lfts(f, "/nonexistent/x.fts", &info, err, sizeof(err));
 	CHECK(t == NULL);
@@ -376,38 +317,23 @@ static void test_malformed(void)
 static void test_fuzz(void)
 {
 	static const char alphabet[] = "0123456789abcdefx[]():#-' \t\nLU";
-	char path[4096], err[256], *text, *buf;
 	struct dqr_lft_read_info info;
-	struct dqr_fabric *f = tiny();
+	struct dqr_fabric *f = data_fabric("tiny.ibnd");
 	unsigned long long seed = 7;
 	size_t len, i, ok = 0, bad = 0, narrow = 0;
 	struct dqr_lfts *t;
-	FILE *fp;
-	int k;
+	char err[256], *text, *buf;
 
 	REQUIRE(f);
-	fp = fopen(data_path("tiny.fts", path, sizeof(path)), "r");
-	REQUIRE(fp);
-	text = calloc(1, 1 << 16);
-	buf = calloc(1, 1 << 16);
-	REQUIRE(text && buf);
-	len = fread(text, 1, (1 << 16) - 1, fp);
-	fclose(fp);
+	text = unit_data_file("tiny.fts", &len);
+	REQUIRE(text);
+	buf = calloc(1, UNIT_FILE_MAX);
+	REQUIRE(buf);
 
 	for (i = 0; i <= len + 3000; i++) {
-		size_t n = len;
+		size_t n = unit_fuzz_text(buf, text, len, i, 1 + (int)(i % 4),
+					  &seed, alphabet);
 
-		memcpy(buf, text, len);
-		if (i <= len) {
-			n = i;
-		} else {
-			for (k = 0; k < 1 + (int)(i % 4); k++) {
-				seed = seed * 6364136223846793005ULL +
-				       1442695040888963407ULL;
-				buf[(seed >> 33) % len] = alphabet[(seed >> 17)
-					% (sizeof(alphabet) - 1)];
-			}
-		}
 		t = parse_len(f, buf, n, &info, err, sizeof(err));
 		if (t) {
 			ok++;

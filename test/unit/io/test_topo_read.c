@@ -9,31 +9,19 @@
 #include "fabric/fabric.h"
 #include "fabric/node_index.h"
 #include "io/topo_read.h"
+#include "small_fabrics.h"
 #include "unit.h"
 #include "util/text_input.h"
-
-static const char *data_path(const char *name, char *buf, size_t len)
-{
-	const char *top = getenv("top_srcdir");
-
-	snprintf(buf, len, "%s/test/data/%s", top && *top ? top : ".", name);
-	return buf;
-}
 
 /* Parses text as if it were a file called "inline". */
 static struct dqr_fabric *parse_len(const char *text, size_t len, char *err,
 				    size_t errlen)
 {
 	struct dqr_fabric *f;
-	FILE *fp = tmpfile();
+	FILE *fp = unit_text_file(text, len);
 
 	if (!fp)
 		return NULL;
-	if (len && fwrite(text, 1, len, fp) != len) {
-		fclose(fp);
-		return NULL;
-	}
-	rewind(fp);
 	err[0] = '\0';
 	f = dqr_parse_topology(fp, "inline", err, errlen);
 	fclose(fp);
@@ -110,14 +98,9 @@ static unsigned lid_of(const struct dqr_fabric *f, const char *name,
 
 static void test_tiny_ibnetdiscover(void)
 {
-	struct dqr_fabric *f;
-	char path[4096], err[512];
+	struct dqr_fabric *f = data_fabric("tiny.ibnd");
 	uint32_t hca3;
 
-	f = dqr_read_topology(data_path("tiny.ibnd", path, sizeof(path)),
-			      err, sizeof(err));
-	if (!f)
-		fprintf(stderr, "%s\n", err);
 	REQUIRE(f);
 	CHECK(f->finished);
 	check_tiny_links(f);
@@ -178,13 +161,9 @@ static const char net_2sw2path4hca[] =
 
 static void test_tiny_net(void)
 {
-	struct dqr_fabric *f;
-	char err[512];
+	struct dqr_fabric *f = text_fabric(net_2sw2path4hca);
 	uint32_t i;
 
-	f = parse(net_2sw2path4hca, err, sizeof(err));
-	if (!f)
-		fprintf(stderr, "%s\n", err);
 	REQUIRE(f);
 	check_tiny_links(f);
 	/* no LIDs, no GUIDs in a plain net file */
@@ -216,13 +195,9 @@ static void test_net_lids_lmc(void)
 		"[1] \"sw1\"[2]\t# lid 2\n"
 		"Rt 1 \"r1\"\n"
 		"[1] \"sw1\"[3]\t# lid 8 lmc 1 \"sw1\" lid 1 4xSDR\n";
-	struct dqr_fabric *f;
-	char err[512];
+	struct dqr_fabric *f = text_fabric(text);
 	uint32_t h1;
 
-	f = parse(text, err, sizeof(err));
-	if (!f)
-		fprintf(stderr, "%s\n", err);
 	REQUIRE(f);
 	CHECK_EQ(f->num_nodes, 4);
 	CHECK_EQ(f->num_switches, 1);
@@ -286,13 +261,9 @@ static void test_ibnd_variants(void)
 		"Rt\t1 \"R-0000000000000e00\"\t\t# \"gw\"\n"
 		"[1](e01) \t\"S-0000000000000a00\"[3]\t\t# lid 9 lmc 0 "
 		"\"big sw\" lid 16 4xEDR\n";
-	struct dqr_fabric *f;
-	char err[512];
+	struct dqr_fabric *f = text_fabric(text);
 	uint32_t sw, b, c, d;
 
-	f = parse(text, err, sizeof(err));
-	if (!f)
-		fprintf(stderr, "%s\n", err);
 	REQUIRE(f);
 	CHECK_EQ(f->num_nodes, 5);
 	sw = node(f, "big \"quoted\" sw");
@@ -328,44 +299,47 @@ struct bad_case {
 	const char *what;	/* a word the message must contain */
 };
 
+/* the usual first line of a broken file */
+#define SW_A "Switch 8 \"a\"\n"
+
 static const struct bad_case bad_topologies[] = {
 	{ "Switch x \"a\"\n", 1, "port count" },
 	{ "\nSwitch 0 \"a\"\n", 2, "port count" },
 	{ "Switch 255 \"a\"\n", 1, "port count" },
 	{ "Switch 8 a\n", 1, "quoted" },
 	{ "Switch 8 \"a\" junk\n", 1, "junk" },
-	{ "Switch 8 \"a\"\n[0] \"b\"[1]\nHca 1 \"b\"\n", 2, "port 0" },
-	{ "Switch 8 \"a\"\n[9] \"b\"[1]\nHca 1 \"b\"\n", 2, "port 9" },
-	{ "Switch 8 \"a\"\n[1] \"b\"[1]\nHca 1 \"b\"\n[1] \"a\"[1]\n"
+	{ SW_A "[0] \"b\"[1]\nHca 1 \"b\"\n", 2, "port 0" },
+	{ SW_A "[9] \"b\"[1]\nHca 1 \"b\"\n", 2, "port 9" },
+	{ SW_A "[1] \"b\"[1]\nHca 1 \"b\"\n[1] \"a\"[1]\n"
 	  "\nSwitch 4 \"a\"\n", 6, "duplicate node id" },
 	{ "Switch 8 \"abc\n", 1, "unterminated" },
-	{ "Switch 8 \"a\"\n[1] \"b[1]\n", 2, "unterminated" },
-	{ "Switch 8 \"a\"\n[1] \"b\"[1]\nHca 1 \"b\"\nhello world\n", 4,
+	{ SW_A "[1] \"b[1]\n", 2, "unterminated" },
+	{ SW_A "[1] \"b\"[1]\nHca 1 \"b\"\nhello world\n", 4,
 	  "unrecognized" },
 	{ "# only\n[1] \"b\"[1]\n", 2, "before any node" },
-	{ "Switch 8 \"a\"\n[1] \"b\"[1]\n\n[2] \"c\"[1]\n", 4,
+	{ SW_A "[1] \"b\"[1]\n\n[2] \"c\"[1]\n", 4,
 	  "outside a node record" },
 	{ "Switch 8 \"a\" # lid 1\n[1] \"b\"[1]\nHca 1 \"b\"\n"
 	  "[1] \"a\"[1] # lid 1\n", 4, "LID 1 already used at line 1" },
-	{ "Switch 8 \"a\"\n[1] \"b\"[1]\n[2] \"c\"[1]\nHca 1 \"b\"\n"
+	{ SW_A "[1] \"b\"[1]\n[2] \"c\"[1]\nHca 1 \"b\"\n"
 	  "[1] \"a\"[1] # lid 4 lmc 1\nHca 1 \"c\"\n[1] \"a\"[2] # lid 5\n",
 	  7, "LID 5 already used at line 5" },
 	{ "", 1, "no node" },
 	{ "# nothing\n#\n\n", 3, "no node" },
-	{ "Switch 8 \"a\"\n[1] \"b\"[1]\n[3] \"zz\"[1]\nHca 1 \"b\"\n", 3,
+	{ SW_A "[1] \"b\"[1]\n[3] \"zz\"[1]\nHca 1 \"b\"\n", 3,
 	  "never defined" },
-	{ "Switch 8 \"a\"\n[1] \"b\"[2]\nHca 2 \"b\"\n[2] \"c\"[1]\n"
+	{ SW_A "[1] \"b\"[2]\nHca 2 \"b\"\n[2] \"c\"[1]\n"
 	  "Hca 1 \"c\"\n", 2, "line 4" },
-	{ "Switch 8 \"a\"\n[1] \"b\"[3]\nHca 2 \"b\"\n", 2, "out of range" },
-	{ "Switch 8 \"a\"\n[1] \"b\"[1]\n[1] \"c\"[1]\nHca 1 \"b\"\n"
+	{ SW_A "[1] \"b\"[3]\nHca 2 \"b\"\n", 2, "out of range" },
+	{ SW_A "[1] \"b\"[1]\n[1] \"c\"[1]\nHca 1 \"b\"\n"
 	  "Hca 1 \"c\"\n", 3, "listed twice (first at line 2)" },
-	{ "Switch 8 \"a\"\n[1] \"c\"[1]\n[2] \"c\"[1]\nHca 1 \"c\"\n", 3,
+	{ SW_A "[1] \"c\"[1]\n[2] \"c\"[1]\nHca 1 \"c\"\n", 3,
 	  "already linked" },
-	{ "Switch 8 \"a\"\n[1] \"a\"[1]\n", 2, "itself" },
+	{ SW_A "[1] \"a\"[1]\n", 2, "itself" },
 	{ "include \"other.net\"\n", 1, "not supported" },
-	{ "Switch 8 \"a\"\n\ndo Unlink \"a\"[1]\n", 3, "not supported" },
+	{ SW_A "\ndo Unlink \"a\"[1]\n", 3, "not supported" },
 	{ "module=\"m\"\n", 1, "not supported" },
-	{ "Switch 8 \"a\"\n@[1] \"x\"\n", 2, "not supported" },
+	{ SW_A "@[1] \"x\"\n", 2, "not supported" },
 	{ "Switch 8 \"a\" # lid x\n", 1, "bad LID" },
 	{ "Switch 8 \"a\" # lid 49151 lmc 1\n", 1, "invalid LID" },
 	{ "Hca 1 \"b\"\n[1] \"b\"[1] # lid 99999\n", 2, "bad LID" },
@@ -374,33 +348,18 @@ static const struct bad_case bad_topologies[] = {
 	{ "Switch 8 \"S-0000000000000001\"\n\nHca 1 \"H-0000000000000001\"\n",
 	  3, "duplicate node GUID" },
 	{ "caguid=0x10\nSwitch 8 \"a\"\n", 2, "caguid" },
-	{ "Switch 8 \"a\"\n\nswitchguid=0x11\n", 3, "without a node header" },
+	{ SW_A "\nswitchguid=0x11\n", 3, "without a node header" },
 	{ "switchguid=0xzz\n", 1, "bad GUID" },
-	{ "Switch 8 \"a\"\n[1] \"b\"[1](xyz)\n", 2, "port GUID" },
-	{ "Switch 8 \"a\"\n[1] \"b\"[1] junk\n", 2, "junk" },
-	{ "Switch 8 \"a\"\n[1] \"b\"[0]\n", 2, "remote port" },
-	{ "Switch 8 \"a\"\n[1 \"b\"[1]\n", 2, "bad port number" },
-	{ "Switch 8 \"a\"\n[1 \"b\"\n", 2, "missing ']'" },
-	{ "Switch 8 \"a\"\n[1] \"\"[1]\n", 2, "empty" },
+	{ SW_A "[1] \"b\"[1](xyz)\n", 2, "port GUID" },
+	{ SW_A "[1] \"b\"[1] junk\n", 2, "junk" },
+	{ SW_A "[1] \"b\"[0]\n", 2, "remote port" },
+	{ SW_A "[1 \"b\"[1]\n", 2, "bad port number" },
+	{ SW_A "[1 \"b\"\n", 2, "missing ']'" },
+	{ SW_A "[1] \"\"[1]\n", 2, "empty" },
 	{ "Hca 1 \"\"\n", 1, "empty node id" },
-	{ "Switch 8 \"a\"\n[1] b[1]\n", 2, "quoted" },
+	{ SW_A "[1] b[1]\n", 2, "quoted" },
 	{ "Switch 8 \"S-0000000000000001\" # \"x\n", 1, "unterminated" },
 };
-
-static void check_error(const char *err, const char *fname, unsigned line,
-			const char *what, int idx)
-{
-	char want[64];
-
-	snprintf(want, sizeof(want), "%s:%u: ", fname, line);
-	if (strncmp(err, want, strlen(want)) || !strstr(err, what)) {
-		fprintf(stderr, "case %d: want \"%s...%s\", got \"%s\"\n",
-			idx, want, what, err);
-		CHECK(0);
-	} else {
-		CHECK(1);
-	}
-}
 
 static void test_malformed(void)
 {
@@ -415,7 +374,7 @@ static void test_malformed(void)
 		f = parse(c->text, err, sizeof(err));
 		CHECK(f == NULL);
 		dqr_fabric_free(f);
-		check_error(err, "inline", c->line, c->what, (int)i);
+		unit_check_error(err, "inline", c->line, c->what, (int)i);
 	}
 }
 
@@ -427,7 +386,7 @@ static void test_nul_and_missing_file(void)
 
 	f = parse_len(text, sizeof(text) - 1, err, sizeof(err));
 	CHECK(f == NULL);
-	check_error(err, "inline", 2, "NUL", -1);
+	unit_check_error(err, "inline", 2, "NUL", -1);
 
 	f = dqr_read_topology("/nonexistent/x.ibnd", err, sizeof(err));
 	CHECK(f == NULL);
@@ -442,39 +401,24 @@ static void test_nul_and_missing_file(void)
 /* Every prefix and a few thousand mutations of a real file: no crash. */
 static void test_fuzz(void)
 {
-	char path[4096], err[256], *text, *buf;
 	static const char alphabet[] = "[]\"()#=0123456789abx \t\n-SHCa@";
+	char err[256], *text, *buf;
 	struct dqr_fabric *f;
 	unsigned long long seed = 42;
 	size_t len, i, ok = 0, bad = 0;
-	FILE *fp;
-	int k;
 
-	fp = fopen(data_path("tiny.ibnd", path, sizeof(path)), "r");
-	REQUIRE(fp);
-	text = calloc(1, 1 << 16);
-	buf = calloc(1, 1 << 16);
-	REQUIRE(text && buf);
-	len = fread(text, 1, (1 << 16) - 1, fp);
-	fclose(fp);
+	text = unit_data_file("tiny.ibnd", &len);
+	REQUIRE(text);
+	buf = calloc(1, UNIT_FILE_MAX);
+	REQUIRE(buf);
 
-	for (i = 0; i <= len; i++) {
-		f = parse_len(text, i, err, sizeof(err));
-		if (f)
-			ok++;
-		else
-			bad += err[0] != '\0';
-		dqr_fabric_free(f);
-	}
-	for (i = 0; i < 3000; i++) {
-		memcpy(buf, text, len);
-		for (k = 0; k < 1 + (int)(i % 4); k++) {
-			seed = seed * 6364136223846793005ULL +
-			       1442695040888963407ULL;
-			buf[(seed >> 33) % len] =
-				alphabet[(seed >> 17) % (sizeof(alphabet) - 1)];
-		}
-		f = parse_len(buf, len, err, sizeof(err));
+	/* every prefix, then 3000 mutants with 1 to 4 bytes changed */
+	for (i = 0; i <= len + 3000; i++) {
+		size_t n = unit_fuzz_text(buf, text, len, i,
+					  1 + (int)((i - len - 1) % 4), &seed,
+					  alphabet);
+
+		f = parse_len(buf, n, err, sizeof(err));
 		if (f)
 			ok++;
 		else
@@ -574,10 +518,8 @@ static void test_text_input(void)
 	CHECK_EQ(num("0x10", 16, 500, &v), -1);
 	CHECK_EQ(num("1", 8, 5, &v), -1);
 
-	fp = tmpfile();
+	fp = unit_text_file(text, sizeof(text) - 1);
 	REQUIRE(fp);
-	fwrite(text, 1, sizeof(text) - 1, fp);
-	rewind(fp);
 	dqr_text_input_init(&in, fp, "t");
 	CHECK_EQ(dqr_text_input_next(&in, err, sizeof(err)), 1);
 	CHECK(!strcmp(in.line, "one") && in.len == 3 && in.lineno == 1);

@@ -108,19 +108,16 @@ static void test_valid(void)
 	CHECK(!strcmp(dqr_base_engine_name(DQR_BASE_NUM), "?"));
 	CHECK(!strcmp(dqr_base_engine_name(-1), "?"));
 
-	/* the spellings of a boolean */
-	CHECK_EQ(parse("verify=no", &o), 0);
-	CHECK_EQ(o.verify, 0);
-	CHECK_EQ(parse("verify=0", &o), 0);
-	CHECK_EQ(o.verify, 0);
-	CHECK_EQ(parse("verify=FALSE", &o), 0);
-	CHECK_EQ(o.verify, 0);
-	CHECK_EQ(parse("verify=yes", &o), 0);
-	CHECK_EQ(o.verify, 1);
-	CHECK_EQ(parse("verify=1", &o), 0);
-	CHECK_EQ(o.verify, 1);
-	CHECK_EQ(parse("verify=True", &o), 0);
-	CHECK_EQ(o.verify, 1);
+	/* the spellings of a boolean: three for off, then three for on */
+	for (b = 0; b < 6; b++) {
+		static const char *const spelt[] = { "no", "0", "FALSE", "yes",
+						     "1", "True" };
+		char s[64];
+
+		snprintf(s, sizeof(s), "verify=%s", spelt[b]);
+		CHECK_EQ(parse(s, &o), 0);
+		CHECK_EQ(o.verify, b >= 3);
+	}
 }
 
 static void test_whitespace(void)
@@ -136,73 +133,57 @@ static void test_whitespace(void)
 	CHECK_EQ(o.base, DQR_BASE_NUE);
 }
 
+/* Strings the parser refuses, and words its message must hold. */
+static const struct {
+	const char *s;
+	const char *has[4];
+} bad_options[] = {
+	/* unknown key, with or without a value */
+	{ "base=updn colour=blue", { "'colour'", "unknown", "base, verify" } },
+	{ "nosuch", { "'nosuch'" } },
+	/* keys are case sensitive, like opensm.conf's */
+	{ "BASE=updn", { "'BASE'" } },
+
+	/* missing '=' */
+	{ "base updn", { "'base'", "'='" } },
+	{ "verify", { "'verify'" } },
+	/* blanks around '=' are not part of the grammar */
+	{ "base = updn", { "'base'" } },
+	{ "base =updn", { "'base'" } },
+
+	/* no key */
+	{ "=updn", { "'=updn'" } },
+
+	/* empty value */
+	{ "base=", { "'base'", "empty", "ftree" } },
+	{ "base= verify=on", { "'base'" } },
+	{ "verify=", { "'verify'" } },
+
+	/* bad values */
+	{ "base=nosuch",
+	  { "'base'", "'nosuch'", "auto, ftree, updn", "torus-2QoS" } },
+	{ "verify=maybe", { "'verify'", "'maybe'", "on or off" } },
+	{ "base=ftree=x", { "'ftree=x'" } },
+	{ "base=updn,verify=on", { "'base'" } },
+	/* a long value is cut in the message, not overflowing it */
+	{ "base=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", { "..." } },
+
+	/* duplicates are an error even when they agree */
+	{ "base=updn base=ftree", { "'base'", "more than once" } },
+	{ "verify=on verify=on", { "'verify'" } },
+};
+
 static void test_errors(void)
 {
 	struct dqr_options o;
+	unsigned i, k;
 
-	/* unknown key, with or without a value */
-	CHECK_EQ(parse("base=updn colour=blue", &o), -1);
-	CHECK(err_has("'colour'"));
-	CHECK(err_has("unknown"));
-	CHECK(err_has("base, verify"));
-	CHECK_EQ(parse("nosuch", &o), -1);
-	CHECK(err_has("'nosuch'"));
-	/* keys are case sensitive, like opensm.conf's */
-	CHECK_EQ(parse("BASE=updn", &o), -1);
-	CHECK(err_has("'BASE'"));
-
-	/* missing '=' */
-	CHECK_EQ(parse("base updn", &o), -1);
-	CHECK(err_has("'base'"));
-	CHECK(err_has("'='"));
-	CHECK_EQ(parse("verify", &o), -1);
-	CHECK(err_has("'verify'"));
-	/* blanks around '=' are not part of the grammar */
-	CHECK_EQ(parse("base = updn", &o), -1);
-	CHECK(err_has("'base'"));
-	CHECK_EQ(parse("base =updn", &o), -1);
-	CHECK(err_has("'base'"));
-
-	/* no key */
-	CHECK_EQ(parse("=updn", &o), -1);
-	CHECK(err_has("'=updn'"));
-
-	/* empty value */
-	CHECK_EQ(parse("base=", &o), -1);
-	CHECK(err_has("'base'"));
-	CHECK(err_has("empty"));
-	CHECK(err_has("ftree"));
-	CHECK_EQ(parse("base= verify=on", &o), -1);
-	CHECK(err_has("'base'"));
-	CHECK_EQ(parse("verify=", &o), -1);
-	CHECK(err_has("'verify'"));
-
-	/* bad values */
-	CHECK_EQ(parse("base=nosuch", &o), -1);
-	CHECK(err_has("'base'"));
-	CHECK(err_has("'nosuch'"));
-	CHECK(err_has("auto, ftree, updn"));
-	CHECK(err_has("torus-2QoS"));
-	CHECK_EQ(parse("verify=maybe", &o), -1);
-	CHECK(err_has("'verify'"));
-	CHECK(err_has("'maybe'"));
-	CHECK(err_has("on or off"));
-	CHECK_EQ(parse("base=ftree=x", &o), -1);
-	CHECK(err_has("'ftree=x'"));
-	CHECK_EQ(parse("base=updn,verify=on", &o), -1);
-	CHECK(err_has("'base'"));
-	/* a long value is cut in the message, not overflowing it */
-	CHECK_EQ(parse("base=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-		       "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-		       &o), -1);
-	CHECK(err_has("..."));
-
-	/* duplicates are an error even when they agree */
-	CHECK_EQ(parse("base=updn base=ftree", &o), -1);
-	CHECK(err_has("'base'"));
-	CHECK(err_has("more than once"));
-	CHECK_EQ(parse("verify=on verify=on", &o), -1);
-	CHECK(err_has("'verify'"));
+	for (i = 0; i < sizeof(bad_options) / sizeof(bad_options[0]); i++) {
+		CHECK_EQ(parse(bad_options[i].s, &o), -1);
+		for (k = 0; k < 4 && bad_options[i].has[k]; k++)
+			CHECK(err_has(bad_options[i].has[k]));
+	}
 }
 
 static void test_unchanged_on_error(void)
@@ -229,54 +210,57 @@ struct future {
 	int flag;
 };
 
+#define FUTURE_KEY(key, type, names, max) \
+	{ #key, type, offsetof(struct future, key), names, 0, max }
+
+static const char *const future_modes[] = { "local", "e2e", "topology",
+					     NULL };
+static const struct dqr_opt_spec future_specs[] = {
+	FUTURE_KEY(mode, DQR_OPT_CHOICE, future_modes, 0),
+	FUTURE_KEY(drain_ms, DQR_OPT_UINT, NULL, 60000),
+	FUTURE_KEY(flag, DQR_OPT_BOOL, NULL, 0),
+};
+
+static int future_parse(const char *s, struct future *f)
+{
+	return dqr_opts_parse(future_specs, 3, s, f, err, sizeof(err));
+}
+
 static void test_generic_table(void)
 {
-	static const char *const modes[] = { "local", "e2e", "topology", NULL };
-	static const struct dqr_opt_spec specs[] = {
-		{ "mode", DQR_OPT_CHOICE, offsetof(struct future, mode),
-		  modes, 0, 0 },
-		{ "drain_ms", DQR_OPT_UINT, offsetof(struct future, drain_ms),
-		  NULL, 0, 60000 },
-		{ "flag", DQR_OPT_BOOL, offsetof(struct future, flag),
-		  NULL, 0, 0 },
+	static const struct {
+		const char *s;
+		const char *has[2];
+	} bad[] = {
+		{ "drain_ms=60001", { "'drain_ms'", "0..60000" } },
+		{ "drain_ms=-1", { "'drain_ms'" } },
+		{ "drain_ms=0x10", { NULL } },
+		{ "drain_ms=99999999999999999999999", { "'drain_ms'" } },
+		{ "mode=global", { "local, e2e, topology" } },
+		{ "base=updn", { "mode, drain_ms, flag" } },
 	};
 	struct future f = { 0, 100, 0 };
+	unsigned i, k;
 
-	CHECK_EQ(dqr_opts_parse(specs, 3, "mode=e2e drain_ms=2500 flag=on",
-				&f, err, sizeof(err)), 0);
+	CHECK_EQ(future_parse("mode=e2e drain_ms=2500 flag=on", &f), 0);
 	CHECK_EQ(f.mode, 1);
 	CHECK_EQ(f.drain_ms, 2500);
 	CHECK_EQ(f.flag, 1);
-	CHECK_EQ(dqr_opts_parse(specs, 3, "drain_ms=0", &f, err,
-				sizeof(err)), 0);
+	CHECK_EQ(future_parse("drain_ms=0", &f), 0);
 	CHECK_EQ(f.drain_ms, 0);
-	CHECK_EQ(dqr_opts_parse(specs, 3, "drain_ms=60000", &f, err,
-				sizeof(err)), 0);
+	CHECK_EQ(future_parse("drain_ms=60000", &f), 0);
 	CHECK_EQ(f.drain_ms, 60000);
 
-	CHECK_EQ(dqr_opts_parse(specs, 3, "drain_ms=60001", &f, err,
-				sizeof(err)), -1);
-	CHECK(err_has("'drain_ms'"));
-	CHECK(err_has("0..60000"));
-	CHECK_EQ(dqr_opts_parse(specs, 3, "drain_ms=-1", &f, err,
-				sizeof(err)), -1);
-	CHECK(err_has("'drain_ms'"));
-	CHECK_EQ(dqr_opts_parse(specs, 3, "drain_ms=0x10", &f, err,
-				sizeof(err)), -1);
-	CHECK_EQ(dqr_opts_parse(specs, 3,
-				"drain_ms=99999999999999999999999", &f, err,
-				sizeof(err)), -1);
-	CHECK(err_has("'drain_ms'"));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_EQ(future_parse(bad[i].s, &f), -1);
+		for (k = 0; k < 2 && bad[i].has[k]; k++)
+			CHECK(err_has(bad[i].has[k]));
+	}
+	/* none of them changed what was there */
 	CHECK_EQ(f.drain_ms, 60000);
-	CHECK_EQ(dqr_opts_parse(specs, 3, "mode=global", &f, err,
-				sizeof(err)), -1);
-	CHECK(err_has("local, e2e, topology"));
-	CHECK_EQ(dqr_opts_parse(specs, 3, "base=updn", &f, err,
-				sizeof(err)), -1);
-	CHECK(err_has("mode, drain_ms, flag"));
 	/* a table too large for the duplicate check is refused */
-	CHECK_EQ(dqr_opts_parse(specs, DQR_OPT_MAX_SPECS + 1, "", &f, err,
-				sizeof(err)), -1);
+	CHECK_EQ(dqr_opts_parse(future_specs, DQR_OPT_MAX_SPECS + 1, "", &f,
+				err, sizeof(err)), -1);
 }
 
 int main(void)

@@ -15,61 +15,57 @@
 #include "unit.h"
 #include "verify/verify.h"
 
+/* line.t: the routes before the cut; t: the tables being repaired */
 struct world {
-	unsigned n;
-	struct dqr_fabric *f;
-	struct dqr_lfts *orig, *t;
+	struct ring line;
+	struct dqr_lfts *t;
 	struct dqr_dyn_order *cl;
 	struct dqr_reroute *rr;
+	struct dqr_reroute_opts o;
+	struct dqr_reroute_stats st;
 };
 
 static void world_init(struct world *w, unsigned n)
 {
-	struct dqr_channel_list cl;
-	struct dqr_cdg *g;
-
-	w->n = n;
-	w->f = ring_fabric(n);
-	REQUIRE(w->f);
-	w->orig = ring_as_line(w->f, n);
-	w->t = dqr_lfts_clone(w->orig);
-	g = dqr_cdg_build(w->f, w->orig);
-	REQUIRE(g && dqr_channel_list_build(w->f, g, &cl, NULL) == 0);
-	w->cl = dqr_dyn_new(g, &cl);
+	memset(w, 0, sizeof(*w));
+	REQUIRE(ring_open(&w->line, n, ring_as_line) == 0);
+	w->t = dqr_lfts_clone(w->line.t);
+	REQUIRE(dyn_order_of_tables(w->line.f, w->line.t, &w->cl, NULL) == 0);
 	REQUIRE(w->cl);
-	dqr_channel_list_free(&cl);
-	dqr_cdg_free(g);
-	w->rr = dqr_reroute_new(w->f);
+	w->rr = dqr_reroute_new(w->line.f);
 	REQUIRE(w->rr);
+}
+
+/* One run of the repair over lids (all LIDs when NULL): its result. */
+static int world_run(struct world *w, const uint32_t *lids, uint32_t n)
+{
+	return dqr_reroute_run(w->rr, w->line.f, w->t, w->cl, &w->o, lids, n,
+			       &w->st);
 }
 
 /* A fresh channel list from the dependencies of t alone. */
 static void world_reset_list(struct world *w, const struct dqr_lfts *t)
 {
-	struct dqr_channel_list cl;
-	struct dqr_cdg *g = dqr_cdg_build(w->f, t);
+	struct dqr_dyn_order *d;
 
-	REQUIRE(g && dqr_channel_list_build(w->f, g, &cl, NULL) == 0);
+	REQUIRE(dyn_order_of_tables(w->line.f, t, &d, NULL) == 0);
 	dqr_dyn_free(w->cl);
-	w->cl = dqr_dyn_new(g, &cl);
+	w->cl = d;
 	REQUIRE(w->cl);
-	dqr_channel_list_free(&cl);
-	dqr_cdg_free(g);
 }
 
 static void world_free(struct world *w)
 {
 	dqr_reroute_free(w->rr);
 	dqr_dyn_free(w->cl);
-	dqr_lfts_free(w->orig);
 	dqr_lfts_free(w->t);
-	dqr_fabric_free(w->f);
+	ring_close(&w->line);
 }
 
 /* Every dependency of t on the current cabling points up in the list. */
 static int list_covers(struct world *w, const struct dqr_lfts *t)
 {
-	struct dqr_cdg *g = dqr_cdg_build(w->f, t);
+	struct dqr_cdg *g = dqr_cdg_build(w->line.f, t);
 	int ok = g && dqr_cl_covers(w->cl, g);
 
 	dqr_cdg_free(g);
@@ -79,13 +75,13 @@ static int list_covers(struct world *w, const struct dqr_lfts *t)
 /* The (switch, LID) entries whose route fails on the current cabling. */
 static uint8_t *broken_map(struct world *w, const struct dqr_lfts *t)
 {
-	uint8_t *b = calloc((size_t)w->f->num_switches * t->lid_count, 1);
+	uint8_t *b = calloc((size_t)w->line.f->num_switches * t->lid_count, 1);
 	struct dqr_walk_state st[16];
 	uint32_t stack[16], lid, sw;
 
 	for (lid = 1; lid < t->lid_count; lid++) {
-		dqr_walk_dlid(w->f, t, lid, st, stack);
-		for (sw = 0; sw < w->f->num_switches; sw++)
+		dqr_walk_dlid(w->line.f, t, lid, st, stack);
+		for (sw = 0; sw < w->line.f->num_switches; sw++)
 			b[sw * t->lid_count + lid] =
 				st[sw].result != DQR_WALK_OK;
 	}
@@ -95,46 +91,45 @@ static uint8_t *broken_map(struct world *w, const struct dqr_lfts *t)
 static void test_cut_and_recover(int mode, int turns)
 {
 	struct world w;
-	struct dqr_reroute_opts o = { .mode = mode, .turns = turns };
-	struct dqr_reroute_stats st;
 	struct dqr_verify_report r;
 	uint32_t cut[2], *lids, sw, lid, bad = 0;
 	uint8_t *broken;
 	int64_t n;
 
 	world_init(&w, 6);
+	w.o.mode = mode;
+	w.o.turns = turns;
 	/* cut switch 2 <-> switch 3 */
-	cut[0] = dqr_port_index(w.f, 2, 1);
-	cut[1] = dqr_port_index(w.f, 3, 2);
-	n = dqr_lids_through_ports(w.f, w.t, cut, 2, &lids);
+	cut[0] = dqr_port_index(w.line.f, 2, 1);
+	cut[1] = dqr_port_index(w.line.f, 3, 2);
+	n = dqr_lids_through_ports(w.line.f, w.t, cut, 2, &lids);
 	/* right of 2: sw3..5 and their CAs; left of 3: sw0..2, CAs */
 	CHECK_EQ(n, 12);
-	dqr_fabric_unlink_port(w.f, cut[0]);
+	dqr_fabric_unlink_port(w.line.f, cut[0]);
 	broken = broken_map(&w, w.t);
 
-	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, lids,
-				 (uint32_t)n, &st), 0);
-	CHECK_EQ(st.failed, 0);
-	CHECK_EQ(st.disconnected, 0);
-	CHECK(st.broken > 0);
-	CHECK(st.changed > 0 && st.changed <= st.broken);
-	CHECK(st.turns > 0);
+	CHECK_EQ(world_run(&w, lids, (uint32_t)n), 0);
+	CHECK_EQ(w.st.failed, 0);
+	CHECK_EQ(w.st.disconnected, 0);
+	CHECK(w.st.broken > 0);
+	CHECK(w.st.changed > 0 && w.st.changed <= w.st.broken);
+	CHECK(w.st.turns > 0);
 	/* only entries whose route broke were written */
-	for (sw = 0; sw < w.n; sw++)
+	for (sw = 0; sw < w.line.n; sw++)
 		for (lid = 1; lid < w.t->lid_count; lid++)
 			if (dqr_lft_get(w.t, sw, lid) !=
-			    dqr_lft_get(w.orig, sw, lid) &&
+			    dqr_lft_get(w.line.t, sw, lid) &&
 			    !broken[sw * w.t->lid_count + lid])
 				bad++;
 	CHECK_EQ(bad, 0);
 	free(broken);
-	REQUIRE(dqr_verify(w.f, w.t, &r, NULL) == 0);
+	REQUIRE(dqr_verify(w.line.f, w.t, &r, NULL) == 0);
 	CHECK(dqr_verify_ok(&r, DQR_PAIRS_ALL));
 	CHECK_EQ(dqr_report_unreachable(&r), 0);
 	dqr_verify_report_free(&r);
 	/* old and new routes together: one channel list */
 	CHECK(list_covers(&w, w.t));
-	CHECK(list_covers(&w, w.orig));
+	CHECK(list_covers(&w, w.line.t));
 	CHECK(dqr_dyn_valid(w.cl));
 	free(lids);
 
@@ -143,32 +138,33 @@ static void test_cut_and_recover(int mode, int turns)
 	 * routes together go all the way round: the revived channel cannot
 	 * rejoin this list: the run says so ...
 	 */
-	CHECK_EQ(dqr_fabric_link(w.f, 2, 1, 3, 2), 0);
+	CHECK_EQ(dqr_fabric_link(w.line.f, 2, 1, 3, 2), 0);
 	{
-		const struct dqr_lfts *both[2] = { w.t, w.orig };
-		struct dqr_cdg *g = dqr_cdg_build_multi(w.f, both, 2);
-		struct dqr_channel_list ul;
+		const struct dqr_lfts *both[2] = { w.t, w.line.t };
+		struct dqr_cdg *g;
+		int ret = dqr_channel_list_of_tables(w.line.f, both, 2, NULL,
+						     NULL, &g);
 
 		REQUIRE(g);
-		CHECK_EQ(dqr_channel_list_build(w.f, g, &ul, NULL), 1);
+		CHECK_EQ(ret, 1);
 		dqr_cdg_free(g);
 	}
-	memcpy(w.t->port, w.orig->port,
+	memcpy(w.t->port, w.line.t->port,
 	       (size_t)w.t->num_switches * w.t->lid_count);
-	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, NULL, 0, &st), 0);
+	CHECK_EQ(world_run(&w, NULL, 0), 0);
 	CHECK(dqr_dyn_is_retired(w.cl, cut[0]));
-	CHECK_EQ(st.revive_refused, 2);
+	CHECK_EQ(w.st.revive_refused, 2);
 	/* ... and a list built afresh from the original routes takes it */
-	world_reset_list(&w, w.orig);
-	memcpy(w.t->port, w.orig->port,
+	world_reset_list(&w, w.line.t);
+	memcpy(w.t->port, w.line.t->port,
 	       (size_t)w.t->num_switches * w.t->lid_count);
-	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, NULL, 0, &st), 0);
-	CHECK_EQ(st.broken, 0);
-	CHECK_EQ(st.changed, 0);
-	CHECK(!memcmp(w.t->port, w.orig->port,
+	CHECK_EQ(world_run(&w, NULL, 0), 0);
+	CHECK_EQ(w.st.broken, 0);
+	CHECK_EQ(w.st.changed, 0);
+	CHECK(!memcmp(w.t->port, w.line.t->port,
 		      (size_t)w.t->num_switches * w.t->lid_count));
 	CHECK(!dqr_dyn_is_retired(w.cl, cut[0]));
-	CHECK(list_covers(&w, w.orig));
+	CHECK(list_covers(&w, w.line.t));
 	world_free(&w);
 }
 
@@ -176,32 +172,32 @@ static void test_cut_and_recover(int mode, int turns)
 static void test_no_legal_route(void)
 {
 	struct world w;
-	struct dqr_reroute_opts o = { 0 };
-	struct dqr_reroute_stats st;
 	uint32_t wrap_03, left_32, left_21, cut;
 
 	world_init(&w, 4);
-	wrap_03 = dqr_port_index(w.f, 0, 2);	/* 0 -> 3 over the wrap */
-	left_32 = dqr_port_index(w.f, 3, 2);	/* 3 -> 2 */
-	left_21 = dqr_port_index(w.f, 2, 2);	/* 2 -> 1 */
+	/* 0 -> 3 over the wrap */
+	wrap_03 = dqr_port_index(w.line.f, 0, 2);
+	left_32 = dqr_port_index(w.line.f, 3, 2);	/* 3 -> 2 */
+	left_21 = dqr_port_index(w.line.f, 2, 2);	/* 2 -> 1 */
 	/* forbid going on from the wrap link: 3->2 before 0->3 */
 	REQUIRE(dqr_dyn_add(w.cl, left_32, wrap_03) >= 0);
 	/* and arriving at 3's CA over the wrap: 3->CA before 0->3 */
-	REQUIRE(dqr_dyn_add(w.cl, dqr_port_index(w.f, 3, 3), wrap_03) >= 0);
+	REQUIRE(dqr_dyn_add(w.cl, dqr_port_index(w.line.f, 3, 3),
+			    wrap_03) >= 0);
 	(void)left_21;
-	cut = dqr_port_index(w.f, 1, 1);	/* cut 1 -> 2 */
-	dqr_fabric_unlink_port(w.f, cut);
-	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, NULL, 0, &st), 0);
-	CHECK(st.failed > 0);
-	CHECK_EQ(st.holes, 0);
-	CHECK_EQ(st.disconnected, 0);
-	CHECK(st.refused > 0);
+	cut = dqr_port_index(w.line.f, 1, 1);	/* cut 1 -> 2 */
+	dqr_fabric_unlink_port(w.line.f, cut);
+	CHECK_EQ(world_run(&w, NULL, 0), 0);
+	CHECK(w.st.failed > 0);
+	CHECK_EQ(w.st.holes, 0);
+	CHECK_EQ(w.st.disconnected, 0);
+	CHECK(w.st.refused > 0);
 	/* what was committed still fits the list, and so do the tables:
 	 * entries left without a route are dropped, not kept pointing
 	 * into a re-attached switch */
 	CHECK(dqr_dyn_valid(w.cl));
 	CHECK(list_covers(&w, w.t));
-	CHECK(st.changed >= st.failed);
+	CHECK(w.st.changed >= w.st.failed);
 	world_free(&w);
 }
 
@@ -209,22 +205,22 @@ static void test_no_legal_route(void)
 static void test_holes_left(void)
 {
 	struct world w;
-	struct dqr_reroute_opts o = { 0 };
-	struct dqr_reroute_stats st;
 	uint32_t wrap_03, lid;
 
 	world_init(&w, 4);
-	wrap_03 = dqr_port_index(w.f, 0, 2);
-	REQUIRE(dqr_dyn_add(w.cl, dqr_port_index(w.f, 3, 2), wrap_03) >= 0);
-	REQUIRE(dqr_dyn_add(w.cl, dqr_port_index(w.f, 3, 3), wrap_03) >= 0);
-	dqr_fabric_unlink_port(w.f, dqr_port_index(w.f, 1, 1));
+	wrap_03 = dqr_port_index(w.line.f, 0, 2);
+	REQUIRE(dqr_dyn_add(w.cl, dqr_port_index(w.line.f, 3, 2),
+			    wrap_03) >= 0);
+	REQUIRE(dqr_dyn_add(w.cl, dqr_port_index(w.line.f, 3, 3),
+			    wrap_03) >= 0);
+	dqr_fabric_unlink_port(w.line.f, dqr_port_index(w.line.f, 1, 1));
 	/* switch 1 never had a route to the right side */
 	for (lid = 1; lid < w.t->lid_count; lid++)
 		if (dqr_lft_get(w.t, 1, lid) == 1)
 			dqr_lft_set(w.t, 1, lid, DQR_NO_PATH);
-	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, NULL, 0, &st), 0);
-	CHECK(st.holes > 0);
-	CHECK(st.failed > 0);	/* switch 0 had a route through 1 */
+	CHECK_EQ(world_run(&w, NULL, 0), 0);
+	CHECK(w.st.holes > 0);
+	CHECK(w.st.failed > 0);	/* switch 0 had a route through 1 */
 	world_free(&w);
 }
 
@@ -232,17 +228,15 @@ static void test_holes_left(void)
 static void test_disconnected(void)
 {
 	struct world w;
-	struct dqr_reroute_opts o = { 0 };
-	struct dqr_reroute_stats st;
 	struct dqr_verify_report r;
 
 	world_init(&w, 6);
-	dqr_fabric_unlink_port(w.f, dqr_port_index(w.f, 1, 1));
-	dqr_fabric_unlink_port(w.f, dqr_port_index(w.f, 4, 1));
-	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, NULL, 0, &st), 0);
-	CHECK_EQ(st.failed, 0);
-	CHECK(st.disconnected > 0);
-	REQUIRE(dqr_verify(w.f, w.t, &r, NULL) == 0);
+	dqr_fabric_unlink_port(w.line.f, dqr_port_index(w.line.f, 1, 1));
+	dqr_fabric_unlink_port(w.line.f, dqr_port_index(w.line.f, 4, 1));
+	CHECK_EQ(world_run(&w, NULL, 0), 0);
+	CHECK_EQ(w.st.failed, 0);
+	CHECK(w.st.disconnected > 0);
+	REQUIRE(dqr_verify(w.line.f, w.t, &r, NULL) == 0);
 	CHECK(dqr_verify_ok(&r, DQR_PAIRS_ALL));
 	CHECK(r.disconnected[DQR_PAIR_CA_CA] > 0);
 	dqr_verify_report_free(&r);
@@ -254,8 +248,6 @@ static void test_disconnected(void)
 static void test_fill_holes(void)
 {
 	struct world w;
-	struct dqr_reroute_opts o = { 0 };
-	struct dqr_reroute_stats st;
 	struct dqr_verify_report r;
 	uint32_t *lids, sw, lid, bad = 0;
 	uint8_t *broken;
@@ -263,27 +255,27 @@ static void test_fill_holes(void)
 
 	world_init(&w, 5);
 	/* switch-to-switch entries left unrouted, as OpenSM's ftree does */
-	for (sw = 0; sw < w.n; sw++)
-		dqr_lft_set(w.t, sw, (sw + 2) % w.n + 1, DQR_NO_PATH);
-	n = dqr_lids_with_holes(w.f, w.t, &lids);
+	for (sw = 0; sw < w.line.n; sw++)
+		dqr_lft_set(w.t, sw, (sw + 2) % w.line.n + 1, DQR_NO_PATH);
+	n = dqr_lids_with_holes(w.line.f, w.t, &lids);
 	CHECK_EQ(n, 5);
 	broken = broken_map(&w, w.t);
-	CHECK_EQ(dqr_reroute_run(w.rr, w.f, w.t, w.cl, &o, lids, (uint32_t)n,
-				 &st), 0);
-	CHECK_EQ(st.failed, 0);
+	CHECK_EQ(world_run(&w, lids, (uint32_t)n), 0);
+	CHECK_EQ(w.st.failed, 0);
 	/* the holes, and upstream switches a shorter way round saves a hop */
-	CHECK(st.changed >= 5 && st.changed <= st.broken);
-	for (sw = 0; sw < w.n; sw++) {
-		CHECK(dqr_lft_get(w.t, sw, (sw + 2) % w.n + 1) != DQR_NO_PATH);
+	CHECK(w.st.changed >= 5 && w.st.changed <= w.st.broken);
+	for (sw = 0; sw < w.line.n; sw++) {
+		CHECK(dqr_lft_get(w.t, sw, (sw + 2) % w.line.n + 1) !=
+		      DQR_NO_PATH);
 		for (lid = 1; lid < w.t->lid_count; lid++)
 			bad += dqr_lft_get(w.t, sw, lid) !=
-			       dqr_lft_get(w.orig, sw, lid) &&
-			       dqr_lft_get(w.orig, sw, lid) != 0 &&
+			       dqr_lft_get(w.line.t, sw, lid) &&
+			       dqr_lft_get(w.line.t, sw, lid) != 0 &&
 			       !broken[sw * w.t->lid_count + lid];
 	}
 	CHECK_EQ(bad, 0);
 	free(broken);
-	REQUIRE(dqr_verify(w.f, w.t, &r, NULL) == 0);
+	REQUIRE(dqr_verify(w.line.f, w.t, &r, NULL) == 0);
 	CHECK(dqr_verify_ok(&r, DQR_PAIRS_ALL));
 	dqr_verify_report_free(&r);
 	CHECK(list_covers(&w, w.t));

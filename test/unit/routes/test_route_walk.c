@@ -38,6 +38,14 @@ static void test_clockwise_hops(void)
 	dqr_fabric_free(f);
 }
 
+/* Switch 1's entry toward lid set to port, then the walk toward lid. */
+static void walk_with(const struct dqr_fabric *f, struct dqr_lfts *t,
+		      unsigned lid, uint8_t port)
+{
+	dqr_lft_set(t, 1, lid, port);
+	dqr_walk_dlid(f, t, lid, st, stack);
+}
+
 static void test_failures(void)
 {
 	struct dqr_fabric *f = ring_fabric(N);
@@ -48,8 +56,7 @@ static void test_failures(void)
 	t = ring_clockwise(f, N);
 
 	/* switch 1 sends back to switch 0, which sends on to 1: a loop */
-	dqr_lft_set(t, 1, ca2, 2);
-	dqr_walk_dlid(f, t, ca2, st, stack);
+	walk_with(f, t, ca2, 2);
 	CHECK_EQ(st[0].result, DQR_WALK_LOOP);
 	CHECK_EQ(st[1].result, DQR_WALK_LOOP);
 	CHECK_EQ(st[3].result, DQR_WALK_LOOP);	/* feeds into the loop */
@@ -60,31 +67,26 @@ static void test_failures(void)
 	CHECK_EQ(st[2].hops, 1);
 
 	/* an unlinked port */
-	dqr_lft_set(t, 1, ca2, 4);
-	dqr_walk_dlid(f, t, ca2, st, stack);
+	walk_with(f, t, ca2, 4);
 	CHECK_EQ(st[1].result, DQR_WALK_DEAD_PORT);
 	CHECK_EQ(st[0].result, DQR_WALK_DEAD_PORT);
 	CHECK_EQ(st[0].fail_sw, 1);
 
 	/* beyond the port count */
-	dqr_lft_set(t, 1, ca2, 9);
-	dqr_walk_dlid(f, t, ca2, st, stack);
+	walk_with(f, t, ca2, 9);
 	CHECK_EQ(st[1].result, DQR_WALK_DEAD_PORT);
 
 	/* no path */
-	dqr_lft_set(t, 1, ca2, DQR_NO_PATH);
-	dqr_walk_dlid(f, t, ca2, st, stack);
+	walk_with(f, t, ca2, DQR_NO_PATH);
 	CHECK_EQ(st[1].result, DQR_WALK_NO_PATH);
 	CHECK_EQ(st[3].result, DQR_WALK_NO_PATH);
 	CHECK_EQ(st[3].fail_sw, 1);
 
 	/* delivered to switch 1's own CA, which does not own the LID */
-	dqr_lft_set(t, 1, ca2, 3);
-	dqr_walk_dlid(f, t, ca2, st, stack);
+	walk_with(f, t, ca2, 3);
 	CHECK_EQ(st[1].result, DQR_WALK_WRONG_END);
 	/* delivered to switch 1 itself */
-	dqr_lft_set(t, 1, ca2, 0);
-	dqr_walk_dlid(f, t, ca2, st, stack);
+	walk_with(f, t, ca2, 0);
 	CHECK_EQ(st[1].result, DQR_WALK_WRONG_END);
 
 	/* a LID nobody owns never arrives */
@@ -92,9 +94,8 @@ static void test_failures(void)
 	CHECK_EQ(st[0].result, DQR_WALK_NO_PATH);
 
 	/* a loop through every switch */
-	dqr_lft_set(t, 1, ca2, 1);
 	dqr_lft_set(t, 2, ca2, 1);
-	dqr_walk_dlid(f, t, ca2, st, stack);
+	walk_with(f, t, ca2, 1);
 	CHECK_EQ(st[0].on_loop + st[1].on_loop + st[2].on_loop +
 		 st[3].on_loop, N);
 	CHECK_EQ(st[2].result, DQR_WALK_LOOP);

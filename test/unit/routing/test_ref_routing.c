@@ -15,6 +15,7 @@
 #include "fabric/topo_gen.h"
 #include "routes/route_walk.h"
 #include "routing/ref_routing.h"
+#include "small_fabrics.h"
 #include "unit.h"
 #include "util/timing.h"
 #include "verify/verify.h"
@@ -24,16 +25,8 @@
 static struct dqr_fabric *gen(const char *spec, struct dqr_gen_spec *s,
 			      struct dqr_gen_place **places)
 {
-	struct dqr_fabric *f;
-	char err[256] = "";
+	struct dqr_fabric *f = gen_fabric(spec, s, places);
 
-	if (dqr_gen_parse(spec, s, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", spec, err);
-		REQUIRE(0);
-	}
-	f = dqr_gen_build_places(s, places, err, sizeof(err));
-	if (!f)
-		fprintf(stderr, "%s: %s\n", spec, err);
 	REQUIRE(f != NULL);
 	return f;
 }
@@ -581,13 +574,64 @@ static void check_errors(void)
 	dqr_fabric_free(fk);
 }
 
+/* Switch sw's port toward lid in the routing kind. */
+struct entry {
+	enum dqr_ref_kind kind;
+	uint32_t sw, lid;
+	unsigned port;
+};
+
+/* The entries e[0..n) on spec's fabric; e of one routing kind adjacent. */
+static void check_entries(const char *spec, const struct entry *e,
+			  unsigned n)
+{
+	struct dqr_gen_spec s;
+	struct dqr_fabric *f = gen(spec, &s, NULL);
+	struct dqr_lfts *t = NULL;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (!i || e[i].kind != e[i - 1].kind) {
+			dqr_lfts_free(t);
+			t = route(f, &s, NULL, e[i].kind, spec);
+		}
+		CHECK_EQ(dqr_lft_get(t, e[i].sw, e[i].lid), e[i].port);
+	}
+	dqr_lfts_free(t);
+	dqr_fabric_free(f);
+}
+
 /* The port choices, spelt out on small cases. */
 static void check_port_rules(void)
 {
+	static const struct {
+		const char *spec;
+		unsigned n;
+		struct entry e[4];
+	} cases[] = {
+		/*
+		 * x first; switch 0 (0,0) to switch 8 (2,2): +x, then +y;
+		 * back -x first, then -y
+		 */
+		{ "mesh:3x3", 4, { { DQR_REF_DOR, 0, 9, 1 },
+				   { DQR_REF_DOR, 2, 9, 3 },
+				   { DQR_REF_DOR, 8, 1, 2 },
+				   { DQR_REF_DOR, 6, 1, 4 } } },
+		/* wrap the short way: 0 -> 3 goes -x (2 hops); DOR does not */
+		{ "torus:5", 4, { { DQR_REF_DOR_WRAP, 0, 4, 2 },
+				  { DQR_REF_DOR_WRAP, 0, 3, 1 },
+				  { DQR_REF_DOR, 0, 4, 1 },
+				  { DQR_REF_DOR, 4, 1, 2 } } },
+		/* 0 -> 6 fixes bit 1 first (port 2), then bit 2 */
+		{ "hypercube:3", 3, { { DQR_REF_ECUBE, 0, 7, 2 },
+				      { DQR_REF_ECUBE, 2, 7, 3 },
+				      { DQR_REF_ECUBE, 7, 1, 1 } } },
+	};
 	struct dqr_gen_spec s;
 	struct dqr_fabric *f;
 	struct dqr_lfts *t;
 	uint32_t ca;
+	unsigned i;
 
 	/* fattree2:8: leaf i port 5+s to spine s; CA c at leaf c/4 */
 	f = gen("fattree2:8", &s, NULL);
@@ -604,36 +648,8 @@ static void check_port_rules(void)
 	dqr_lfts_free(t);
 	dqr_fabric_free(f);
 
-	/* mesh:3x3: x first; switch 0 (0,0) to switch 8 (2,2) */
-	f = gen("mesh:3x3", &s, NULL);
-	t = route(f, &s, NULL, DQR_REF_DOR, "mesh:3x3");
-	CHECK_EQ(dqr_lft_get(t, 0, 9), 1);	/* +x */
-	CHECK_EQ(dqr_lft_get(t, 2, 9), 3);	/* then +y */
-	CHECK_EQ(dqr_lft_get(t, 8, 1), 2);	/* -x first back */
-	CHECK_EQ(dqr_lft_get(t, 6, 1), 4);	/* then -y */
-	dqr_lfts_free(t);
-	dqr_fabric_free(f);
-
-	/* torus:5x1: wrap the short way; 0 -> 3 goes -x (2 hops) */
-	f = gen("torus:5", &s, NULL);
-	t = route(f, &s, NULL, DQR_REF_DOR_WRAP, "torus:5");
-	CHECK_EQ(dqr_lft_get(t, 0, 4), 2);
-	CHECK_EQ(dqr_lft_get(t, 0, 3), 1);
-	dqr_lfts_free(t);
-	t = route(f, &s, NULL, DQR_REF_DOR, "torus:5");
-	CHECK_EQ(dqr_lft_get(t, 0, 4), 1);
-	CHECK_EQ(dqr_lft_get(t, 4, 1), 2);
-	dqr_lfts_free(t);
-	dqr_fabric_free(f);
-
-	/* hypercube:3: 0 -> 6 fixes bit 1 first (port 2), then bit 2 */
-	f = gen("hypercube:3", &s, NULL);
-	t = route(f, &s, NULL, DQR_REF_ECUBE, "hypercube:3");
-	CHECK_EQ(dqr_lft_get(t, 0, 7), 2);
-	CHECK_EQ(dqr_lft_get(t, 2, 7), 3);
-	CHECK_EQ(dqr_lft_get(t, 7, 1), 1);
-	dqr_lfts_free(t);
-	dqr_fabric_free(f);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		check_entries(cases[i].spec, cases[i].e, cases[i].n);
 }
 
 static void check_lmc(const char *spec)
@@ -692,21 +708,20 @@ static void time_large(const char *spec, enum dqr_ref_kind kind,
 
 int main(void)
 {
-	static const struct {
-		const char *spec;
-		int minimal;
-	} specs[] = {
-		{ "kary:2,3", 1 }, { "kary:4,3", 1 }, { "kary:2,6", 1 },
-		{ "fattree2:8", 1 }, { "fattree2:36", 1 },
-		{ "fattree3:8", 1 }, { "mesh:4x4", 1 }, { "mesh:5x3x2", 1 },
-		{ "torus:4x4", 0 }, { "hypercube:4", 1 }, { "kary:3,1", 1 },
-		{ "torus:3x4x2,cas=2", 0 }, { "hypercube:1,cas=0", 1 },
+	/* every route minimal but on the tori */
+	static const char *const minimal[] = {
+		"kary:2,3", "kary:4,3", "kary:2,6", "fattree2:8", "fattree2:36",
+		"fattree3:8", "mesh:4x4", "mesh:5x3x2", "hypercube:4",
+		"kary:3,1", "hypercube:1,cas=0",
 	};
+	static const char *const tori[] = { "torus:4x4", "torus:3x4x2,cas=2" };
 	int large = getenv("DQR_TEST_LARGE") != NULL;
 	unsigned i;
 
-	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
-		check_spec(specs[i].spec, specs[i].minimal);
+	for (i = 0; i < sizeof(minimal) / sizeof(minimal[0]); i++)
+		check_spec(minimal[i], 1);
+	for (i = 0; i < sizeof(tori) / sizeof(tori[0]); i++)
+		check_spec(tori[i], 0);
 	check_torus_wrap("torus:4x4");
 	check_torus_wrap("torus:3x5x4");
 	check_lmc("fattree2:8,lmc=2");

@@ -154,7 +154,7 @@ static unsigned check_shape(const struct dqr_fabric *f,
 		for (p = 1; p <= n->num_ports; p++) {
 			uint32_t ch = n->port_base + p;
 			uint32_t r = f->ports[ch].remote;
-			uint32_t nb = dqr_ftree_peer(f, ch);
+			uint32_t nb = dqr_peer_switch(f, ch);
 
 			if (r == DQR_NONE)
 				continue;
@@ -176,14 +176,14 @@ static unsigned check_shape(const struct dqr_fabric *f,
 		/* up list: channels of sw going up, sorted by peer GUID */
 		for (i = ft->up_off[sw]; i < ft->up_off[sw + 1]; i++) {
 			uint32_t ch = ft->up[i];
-			uint32_t nb = dqr_ftree_peer(f, ch);
+			uint32_t nb = dqr_peer_switch(f, ch);
 
 			CHECK_EQ(f->ports[ch].node, sw_node(f, sw));
 			REQUIRE(nb != DQR_NONE);
 			CHECK_EQ(ft->level[nb], ft->level[sw] + 1);
 			if (i > ft->up_off[sw]) {
-				uint32_t pc = ft->up[i - 1];
-				uint64_t g0 = sw_guid(f, dqr_ftree_peer(f, pc));
+				uint32_t pc = dqr_peer_switch(f, ft->up[i - 1]);
+				uint64_t g0 = sw_guid(f, pc);
 				uint64_t g1 = sw_guid(f, nb);
 
 				CHECK(g0 < g1 || (g0 == g1 &&
@@ -192,14 +192,15 @@ static unsigned check_shape(const struct dqr_fabric *f,
 		}
 		for (i = ft->down_off[sw]; i < ft->down_off[sw + 1]; i++) {
 			uint32_t ch = ft->down[i];
-			uint32_t nb = dqr_ftree_peer(f, ch);
+			uint32_t nb = dqr_peer_switch(f, ch);
 
 			CHECK_EQ(f->ports[ch].node, sw_node(f, sw));
 			REQUIRE(nb != DQR_NONE);
 			CHECK_EQ(ft->level[nb] + 1, ft->level[sw]);
 			if (i > ft->down_off[sw]) {
 				uint32_t pc = ft->down[i - 1];
-				uint64_t g0 = sw_guid(f, dqr_ftree_peer(f, pc));
+				uint64_t g0 = sw_guid(f,
+						      dqr_peer_switch(f, pc));
 
 				CHECK(g0 <= sw_guid(f, nb));
 			}
@@ -222,7 +223,7 @@ static unsigned check_shape(const struct dqr_fabric *f,
 	 */
 	for (sw = 0; sw < s; sw++)
 		for (i = ft->up_off[sw]; i < ft->up_off[sw + 1]; i++) {
-			uint32_t u = dqr_ftree_peer(f, ft->up[i]);
+			uint32_t u = dqr_peer_switch(f, ft->up[i]);
 
 			if (grp_of_upper[u] == DQR_NONE)
 				grp_of_upper[u] = ft->group_up[sw];
@@ -238,7 +239,7 @@ static unsigned check_shape(const struct dqr_fabric *f,
 		CHECK_EQ(ft->level[x] + 1, ft->level[sw]);
 		CHECK_EQ(ft->group_up[x], g);
 		for (i = ft->up_off[x]; i < ft->up_off[x + 1]; i++)
-			hit += grp_of_upper[dqr_ftree_peer(f, ft->up[i])] == g;
+			hit += grp_of_upper[dqr_peer_switch(f, ft->up[i])] == g;
 		CHECK(hit > 0 && hit == ft->up_off[x + 1] - ft->up_off[x]);
 		if (uturn_of_grp[g] == DQR_NONE)
 			uturn_of_grp[g] = x;
@@ -265,7 +266,7 @@ static unsigned check_shape(const struct dqr_fabric *f,
 		uint32_t closer = 0;
 
 		for (p = 1; p <= n->num_ports; p++) {
-			uint32_t nb = dqr_ftree_peer(f, n->port_base + p);
+			uint32_t nb = dqr_peer_switch(f, n->port_base + p);
 
 			if (nb == DQR_NONE)
 				continue;
@@ -315,12 +316,12 @@ static void check_complete_groups(const struct dqr_fabric *f,
 			nl++;
 			CHECK_EQ(ft->up_off[sw + 1] - ft->up_off[sw], k);
 			for (i = ft->up_off[sw]; i < ft->up_off[sw + 1]; i++) {
-				uint32_t u = dqr_ftree_peer(f, ft->up[i]);
+				uint32_t u = dqr_peer_switch(f, ft->up[i]);
 
 				/* distinct peers from one lower */
 				for (j = ft->up_off[sw]; j < i; j++)
-					CHECK(dqr_ftree_peer(f,
-							     ft->up[j]) != u);
+					CHECK(dqr_peer_switch(f,
+							      ft->up[j]) != u);
 				if (!in_up[u]) {
 					in_up[u] = 1;
 					upper[nu++] = u;
@@ -335,7 +336,7 @@ static void check_complete_groups(const struct dqr_fabric *f,
 
 			CHECK_EQ(ft->down_off[u + 1] - ft->down_off[u], k);
 			for (j = ft->down_off[u]; j < ft->down_off[u + 1]; j++)
-				CHECK_EQ(ft->group_up[dqr_ftree_peer(f,
+				CHECK_EQ(ft->group_up[dqr_peer_switch(f,
 					 ft->down[j])], g);
 		}
 	}
@@ -645,8 +646,8 @@ static uint64_t count_no_updown(const struct dqr_fabric *f,
 
 			reach[sw] = 1;
 			for (p = 1; p <= n->num_ports; p++) {
-				uint32_t nb = dqr_ftree_peer(f,
-							     n->port_base + p);
+				uint32_t nb = dqr_peer_switch(f,
+							      n->port_base + p);
 				uint32_t ns;
 
 				if (nb == DQR_NONE)
@@ -1270,7 +1271,7 @@ static void test_group_faults(void)
 			continue;
 		/* an up link to a middle switch not used by another fault */
 		for (i = s.ft->up_off[sw]; i < s.ft->up_off[sw + 1]; i++) {
-			uint32_t m = dqr_ftree_peer(s.f, s.ft->up[i]), j;
+			uint32_t m = dqr_peer_switch(s.f, s.ft->up[i]), j;
 			int taken = 0;
 
 			for (j = 0; j < leaves; j++)
@@ -1459,7 +1460,7 @@ static void down_link_fault(struct dqr_setup *s, uint32_t c, uint32_t ch,
 		if (e == dqr_lft_get(before, c, lid))
 			continue;
 		REQUIRE(e >= 1 && e <= n->num_ports);
-		nb = dqr_ftree_peer(s->f, n->port_base + e);
+		nb = dqr_peer_switch(s->f, n->port_base + e);
 		lf->changed++;
 		if (lf->via == DQR_NONE)
 			lf->via = nb;
@@ -1498,7 +1499,7 @@ static void one_uturn_per_link(int stretch0)
 		if (s.ft->level[c] != 1)
 			continue;
 		for (i = s.ft->down_off[c]; i < s.ft->down_off[c + 1]; i++) {
-			uint32_t leaf = dqr_ftree_peer(s.f, s.ft->down[i]);
+			uint32_t leaf = dqr_peer_switch(s.f, s.ft->down[i]);
 			struct link_fault lf;
 
 			down_link_fault(&s, c, s.ft->down[i], &lf, stretch0);
@@ -1582,7 +1583,7 @@ static void test_bias(void)
 
 			/* keeping the old entry costs nothing */
 			if (old != DQR_NONE &&
-			    dqr_ftree_peer(f, old) != DQR_NONE) {
+			    dqr_peer_switch(f, old) != DQR_NONE) {
 				CHECK_EQ(dqr_uturn_bias((void *)ft, f, t, sw,
 							old, lid), 0);
 				keep++;
@@ -1596,7 +1597,8 @@ static void test_bias(void)
 
 				if (ch == old)
 					continue;
-				if (dqr_ftree_peer(f, ch) == ft->uturn_sw[sw]) {
+				if (dqr_peer_switch(f, ch) ==
+				    ft->uturn_sw[sw]) {
 					CHECK_EQ(b, 0);
 					down_u++;
 				} else {
@@ -1634,7 +1636,7 @@ static void test_bias(void)
 		uint32_t ch = dqr_port_index(f, sw_node(f, 0), i);
 
 		if (f->ports[ch].remote != DQR_NONE &&
-		    dqr_ftree_peer(f, ch) == DQR_NONE)
+		    dqr_peer_switch(f, ch) == DQR_NONE)
 			CHECK_EQ(dqr_uturn_bias((void *)ft, f, t, 0, ch,
 						f->max_lid),
 				 DQR_UTURN_BIAS_OTHER);

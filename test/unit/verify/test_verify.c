@@ -11,13 +11,11 @@
 
 static void test_clockwise(void)
 {
-	struct dqr_fabric *f = ring_fabric(N);
-	struct dqr_lfts *t;
+	struct ring ring;
 	struct dqr_verify_report r;
 
-	REQUIRE(f);
-	t = ring_clockwise(f, N);
-	REQUIRE(dqr_verify(f, t, &r, NULL) == 0);
+	REQUIRE(ring_open(&ring, N, ring_clockwise) == 0);
+	REQUIRE(dqr_verify(ring.f, ring.t, &r, NULL) == 0);
 	CHECK_EQ(r.switches, N);
 	CHECK_EQ(r.end_ports, N);
 	CHECK_EQ(r.lids, 2 * N);
@@ -35,20 +33,17 @@ static void test_clockwise(void)
 	CHECK_EQ(r.cycle.len, N);
 	CHECK(!dqr_verify_ok(&r, DQR_PAIRS_ALL));
 	dqr_verify_report_free(&r);
-	dqr_lfts_free(t);
-	dqr_fabric_free(f);
+	ring_close(&ring);
 }
 
 static void test_line_and_faults(void)
 {
-	struct dqr_fabric *f = ring_fabric(N);
-	struct dqr_lfts *t;
+	struct ring ring;
 	struct dqr_verify_report r;
 	struct dqr_channel_list cl = { 0 };
 
-	REQUIRE(f);
-	t = ring_as_line(f, N);
-	REQUIRE(dqr_verify(f, t, &r, &cl) == 0);
+	REQUIRE(ring_open(&ring, N, ring_as_line) == 0);
+	REQUIRE(dqr_verify(ring.f, ring.t, &r, &cl) == 0);
 	CHECK_EQ(r.cycle_found, 0);
 	CHECK(cl.order != NULL);
 	CHECK_EQ(cl.len, r.channels);
@@ -58,8 +53,8 @@ static void test_line_and_faults(void)
 	dqr_verify_report_free(&r);
 
 	/* cut 1-2: the line breaks, but the ring still connects everything */
-	dqr_fabric_unlink_port(f, dqr_port_index(f, 1, 1));
-	REQUIRE(dqr_verify(f, t, &r, NULL) == 0);
+	dqr_fabric_unlink_port(ring.f, dqr_port_index(ring.f, 1, 1));
+	REQUIRE(dqr_verify(ring.f, ring.t, &r, NULL) == 0);
 	/* CA 0, CA 1 to CA 2, CA 3 and back */
 	CHECK_EQ(r.unreachable[DQR_PAIR_CA_CA], 8);
 	CHECK_EQ(r.disconnected[DQR_PAIR_CA_CA], 0);
@@ -73,28 +68,25 @@ static void test_line_and_faults(void)
 	dqr_verify_report_free(&r);
 
 	/* cut the wrap link too: now the halves are physically apart */
-	dqr_fabric_unlink_port(f, dqr_port_index(f, 3, 1));
-	REQUIRE(dqr_verify(f, t, &r, NULL) == 0);
+	dqr_fabric_unlink_port(ring.f, dqr_port_index(ring.f, 3, 1));
+	REQUIRE(dqr_verify(ring.f, ring.t, &r, NULL) == 0);
 	CHECK_EQ(r.unreachable[DQR_PAIR_CA_CA], 8);
 	CHECK_EQ(r.disconnected[DQR_PAIR_CA_CA], 8);
 	CHECK_EQ(r.dead_port_entries, 0);
 	CHECK(dqr_verify_ok(&r, DQR_PAIRS_ALL));
 	dqr_verify_report_free(&r);
-	dqr_lfts_free(t);
-	dqr_fabric_free(f);
+	ring_close(&ring);
 }
 
 static void test_loop_entries(void)
 {
-	struct dqr_fabric *f = ring_fabric(N);
-	struct dqr_lfts *t;
+	struct ring ring;
 	struct dqr_verify_report r;
 
-	REQUIRE(f);
-	t = ring_as_line(f, N);
+	REQUIRE(ring_open(&ring, N, ring_as_line) == 0);
 	/* switch 1 bounces CA 3's LID back to switch 0 */
-	dqr_lft_set(t, 1, N + 4, 2);
-	REQUIRE(dqr_verify(f, t, &r, NULL) == 0);
+	dqr_lft_set(ring.t, 1, N + 4, 2);
+	REQUIRE(dqr_verify(ring.f, ring.t, &r, NULL) == 0);
 	CHECK_EQ(r.loop_entries, 2);
 	/* sources at switches 0 and 1: CA0, CA1, sw0, sw1 */
 	CHECK_EQ(r.by_result[DQR_WALK_LOOP], 4);
@@ -103,8 +95,7 @@ static void test_loop_entries(void)
 	CHECK(r.cycle_found);
 	CHECK(!dqr_verify_ok(&r, DQR_PAIRS_CA));
 	dqr_verify_report_free(&r);
-	dqr_lfts_free(t);
-	dqr_fabric_free(f);
+	ring_close(&ring);
 }
 
 int main(void)

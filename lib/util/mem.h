@@ -1,0 +1,57 @@
+/*
+ * mem.h - freeing a structure's arrays in one statement, growing arrays
+ * and string pools.
+ *
+ * Most lib/ objects own a dozen or more separately allocated arrays (one
+ * per per-channel or per-switch attribute, so that each stays a dense
+ * uint32_t array the inner loops can stream through).  Their destructors
+ * were long runs of free() lines that differed only in the field names;
+ * DQR_FREE_ALL() keeps the list of what an object owns in one place and
+ * the loop that frees it in another.
+ */
+#ifndef DQR_MEM_H
+#define DQR_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* free() on each of the n pointers; NULL entries are fine, as for free(). */
+static inline void dqr_free_array(void *const *ptrs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(ptrs[i]);
+}
+
+/*
+ * DQR_FREE_ALL(a, b, ...) frees every argument.  The arguments go into a
+ * compound literal of void pointers; sizeof counts them without
+ * evaluating them a second time.
+ */
+#define DQR_FREE_ALL(...)						\
+	dqr_free_array((void *const[]){ __VA_ARGS__ },			\
+		       sizeof((void *const[]){ __VA_ARGS__ }) /	\
+		       sizeof(void *))
+
+/*
+ * Room for need elements of elem bytes in *arr, which has room for *cap:
+ * the capacity doubles from first, so that n appends cost O(n) copying.
+ * Returns 0, or -1 when out of memory or past 2^31 elements (*arr and
+ * *cap as they were).
+ */
+int dqr_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem,
+	     uint32_t first);
+
+/*
+ * String pools: one growing buffer of NUL-terminated strings that the
+ * owners address by offset, so that the buffer may move as it grows.
+ * Appends the n bytes at s and a NUL to *buf, which holds *len bytes of
+ * *cap; *off is where the copy starts.  Returns 0, or -1 when out of
+ * memory with the pool as it was.
+ */
+int dqr_pool_add(char **buf, size_t *len, size_t *cap, const char *s,
+		 size_t n, size_t *off);
+
+#endif
