@@ -33,9 +33,10 @@
 
 /*
  * From from (held by the switches) to to, whose one-layer part is one;
- * drop: the fill in force, each entry once (NULL, 0 when none).  rep is dqr_plan_build()'s
- * for the one-layer part, with entries, switches, dlids, stages and
- * max_stage counting the whole plan.  0, or -1 when out of memory.
+ * drop: the fill in force, each entry once (NULL, 0 when none).  rep is
+ * dqr_plan_build()'s for the one-layer part, with entries, switches,
+ * dlids, stages and max_stage counting the whole plan.  0, or -1 when out
+ * of memory.
  */
 int dqr_plan_build_layered(const struct dqr_fabric *f,
 			   const struct dqr_lfts *from,

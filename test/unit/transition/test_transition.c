@@ -10,6 +10,8 @@
 
 #include "fabric/topo_gen.h"
 #include "small_fabrics.h"
+#include "transition/record.h"
+#include "transition/replay.h"
 #include "transition/transition.h"
 #include "unit.h"
 
@@ -151,6 +153,48 @@ static int plan_covers(const struct dqr_fabric *f, const struct dqr_lfts *a,
 	return n == p->num_entries && n == d.entries;
 }
 
+/* A change under test: a fabric, its tables before and after, the plan. */
+struct tcase {
+	struct dqr_fabric *f;
+	struct dqr_lfts *a, *b;
+	struct dqr_plan p;
+	struct dqr_plan_report r;
+};
+
+/* Plans a into b. */
+static void case_plan(struct tcase *c)
+{
+	dqr_plan_init(&c->p);
+	REQUIRE(!dqr_plan_build(c->f, c->a, c->b, &c->p, &c->r));
+}
+
+/* The plan covers the change; its replay holds and ends in b. */
+static void check_clean(const struct tcase *c)
+{
+	CHECK(plan_covers(c->f, c->a, c->b, &c->p));
+	CHECK(replay_clean(c->f, c->a, c->b, &c->p));
+}
+
+static void case_free(struct tcase *c)
+{
+	dqr_plan_release(&c->p);
+	dqr_lfts_free(c->a);
+	dqr_lfts_free(c->b);
+	dqr_fabric_free(c->f);
+}
+
+/* Replays from a the plan of ns stages, e[off[s] .. off[s + 1]) each. */
+static void replay_naive(const struct tcase *c, const struct dqr_plan_entry *e,
+			 uint32_t n, const uint32_t *off, uint32_t ns,
+			 struct dqr_replay_report *rr)
+{
+	struct dqr_plan naive;
+
+	plan_of(&naive, e, n, off, ns);
+	REQUIRE(!dqr_plan_replay(c->f, c->a, &naive, NULL, rr));
+	dqr_plan_release(&naive);
+}
+
 /*
  * A ring routed as a line, rerouted around a cut elsewhere: old and new
  * together are both looping and cyclic; the planner's stages are not.
@@ -162,20 +206,17 @@ static int plan_covers(const struct dqr_fabric *f, const struct dqr_lfts *a,
  */
 static void ring_cut_case(unsigned n, unsigned cut, int bridgeable)
 {
-	struct dqr_fabric *f = ring_fabric(n);
-	struct dqr_lfts *a, *b;
+	struct tcase c = { .f = ring_fabric(n) };
 	struct dqr_one_shot_report os;
 	struct dqr_replay_report rr;
-	struct dqr_plan_report r;
-	struct dqr_plan p;
 	uint32_t s;
 
-	REQUIRE(f);
-	a = ring_as_line(f, n);
-	b = ring_cut(f, n, cut);
-	REQUIRE(a && b);
+	REQUIRE(c.f);
+	c.a = ring_as_line(c.f, n);
+	c.b = ring_cut(c.f, n, cut);
+	REQUIRE(c.a && c.b);
 
-	REQUIRE(!dqr_one_shot_judge(f, a, b, &os));
+	REQUIRE(!dqr_one_shot_judge(c.f, c.a, c.b, &os));
 	CHECK(!dqr_one_shot_ok(&os));
 	CHECK(os.whole.loop_dlids > 0);
 	CHECK(os.whole.cyclic);
@@ -187,37 +228,33 @@ static void ring_cut_case(unsigned n, unsigned cut, int bridgeable)
 	CHECK(os.first_bad > 0);
 	dqr_one_shot_report_release(&os);
 
-	dqr_plan_init(&p);
-	REQUIRE(!dqr_plan_build(f, a, b, &p, &r));
-	CHECK(r.old_ok && r.new_ok);
-	CHECK_EQ(r.stages, p.num_stages);
-	CHECK(r.checks > 0);
-	CHECK(plan_covers(f, a, b, &p));
+	case_plan(&c);
+	CHECK(c.r.old_ok && c.r.new_ok);
+	CHECK_EQ(c.r.stages, c.p.num_stages);
+	CHECK(c.r.checks > 0);
+	CHECK(plan_covers(c.f, c.a, c.b, &c.p));
 	if (bridgeable) {
-		CHECK(r.safe);
-		CHECK_EQ(r.reason[0], '\0');
-		CHECK(p.num_stages >= 2 && p.num_stages <= r.levels);
-		CHECK(replay_clean(f, a, b, &p));
+		CHECK(c.r.safe);
+		CHECK_EQ(c.r.reason[0], '\0');
+		CHECK(c.p.num_stages >= 2 && c.p.num_stages <= c.r.levels);
+		CHECK(replay_clean(c.f, c.a, c.b, &c.p));
 	} else {
-		CHECK(!r.safe);
-		CHECK(r.forced > 0);
-		CHECK(strstr(r.reason, "no safe order") != NULL);
-		CHECK(strstr(r.reason, "dependency cycle of 6 channels") !=
+		CHECK(!c.r.safe);
+		CHECK(c.r.forced > 0);
+		CHECK(strstr(c.r.reason, "no safe order") != NULL);
+		CHECK(strstr(c.r.reason, "dependency cycle of 6 channels") !=
 		      NULL);
 		/* unsafe only where forced, and never a loop */
-		REQUIRE(!dqr_plan_replay(f, a, &p, NULL, &rr));
+		REQUIRE(!dqr_plan_replay(c.f, c.a, &c.p, NULL, &rr));
 		CHECK(rr.bad_stages >= 1);
-		CHECK(rr.bad_stages <= 1 + r.stages_cyclic);
+		CHECK(rr.bad_stages <= 1 + c.r.stages_cyclic);
 		CHECK(dqr_union_ok(&rr.stages[0].v));
 		CHECK(dqr_union_ok(&rr.stages[rr.num_stages - 1].v));
 		for (s = 0; s < rr.num_stages; s++)
 			CHECK_EQ(rr.stages[s].v.loop_dlids, 0);
 		dqr_replay_report_release(&rr);
 	}
-	dqr_plan_release(&p);
-	dqr_lfts_free(a);
-	dqr_lfts_free(b);
-	dqr_fabric_free(f);
+	case_free(&c);
 }
 
 static void test_ring_cut(void)
@@ -236,28 +273,25 @@ static void test_ring_cut(void)
 static void test_reversed_tree(void)
 {
 	const unsigned n = 4;
-	struct dqr_fabric *f = ring_fabric(n);
-	struct dqr_lfts *a, *b;
+	struct tcase c = { .f = ring_fabric(n) };
 	struct dqr_one_shot_report os;
 	struct dqr_replay_report rr;
-	struct dqr_plan_report r;
-	struct dqr_plan p, naive;
 	struct dqr_plan_entry e[6];
 	const uint32_t off[4] = { 0, 2, 4, 6 };
 	unsigned sw, s;
 	char buf[512];
 
-	REQUIRE(f);
-	a = ring_as_line(f, n);
-	b = dqr_lfts_clone(a);
-	REQUIRE(a && b);
+	REQUIRE(c.f);
+	c.a = ring_as_line(c.f, n);
+	c.b = dqr_lfts_clone(c.a);
+	REQUIRE(c.a && c.b);
 	/* position 0: switch LID 1, CA LID n + 1 */
 	for (sw = 1; sw < n; sw++) {
-		dqr_lft_set(b, sw, 1, 1);
-		dqr_lft_set(b, sw, n + 1, 1);
+		dqr_lft_set(c.b, sw, 1, 1);
+		dqr_lft_set(c.b, sw, n + 1, 1);
 	}
 
-	REQUIRE(!dqr_one_shot_judge(f, a, b, &os));
+	REQUIRE(!dqr_one_shot_judge(c.f, c.a, c.b, &os));
 	CHECK_EQ(os.entries, 6);
 	CHECK_EQ(os.switches, 3);
 	CHECK_EQ(os.dlids, 2);
@@ -276,33 +310,26 @@ static void test_reversed_tree(void)
 		e[2 * (sw - 1)] = pe(sw, 1, 2, 1);
 		e[2 * (sw - 1) + 1] = pe(sw, n + 1, 2, 1);
 	}
-	plan_of(&naive, e, 6, off, 3);
-	REQUIRE(!dqr_plan_replay(f, a, &naive, NULL, &rr));
+	replay_naive(&c, e, 6, off, 3, &rr);
 	CHECK(!dqr_replay_ok(&rr));
 	CHECK_EQ(rr.mismatches, 0);
 	CHECK_EQ(rr.stages[0].v.loop_dlids, 2);
 	CHECK_EQ(rr.stages[0].v.loop_len, 2);
-	dqr_format_verdict(f, &rr.stages[0].v, buf, sizeof(buf));
+	dqr_format_verdict(c.f, &rr.stages[0].v, buf, sizeof(buf));
 	CHECK(strstr(buf, "forwarding loop towards 2 DLIDs") != NULL);
 	dqr_replay_report_release(&rr);
-	dqr_plan_release(&naive);
 
-	dqr_plan_init(&p);
-	REQUIRE(!dqr_plan_build(f, a, b, &p, &r));
-	CHECK(r.safe);
-	CHECK_EQ(r.levels, 3);
-	CHECK_EQ(p.num_stages, 3);
+	case_plan(&c);
+	CHECK(c.r.safe);
+	CHECK_EQ(c.r.levels, 3);
+	CHECK_EQ(c.p.num_stages, 3);
 	/* downstream first: sw3, then sw2, then sw1, both LIDs together */
-	for (s = 0; s < p.num_stages && p.num_stages == 3; s++) {
-		CHECK_EQ(p.stage_off[s + 1] - p.stage_off[s], 2);
-		CHECK_EQ(p.entries[p.stage_off[s]].sw, 3 - s);
+	for (s = 0; s < c.p.num_stages && c.p.num_stages == 3; s++) {
+		CHECK_EQ(c.p.stage_off[s + 1] - c.p.stage_off[s], 2);
+		CHECK_EQ(c.p.entries[c.p.stage_off[s]].sw, 3 - s);
 	}
-	CHECK(plan_covers(f, a, b, &p));
-	CHECK(replay_clean(f, a, b, &p));
-	dqr_plan_release(&p);
-	dqr_lfts_free(a);
-	dqr_lfts_free(b);
-	dqr_fabric_free(f);
+	check_clean(&c);
+	case_free(&c);
 }
 
 /*
@@ -314,22 +341,19 @@ static void test_reversed_tree(void)
  */
 static void test_osr_fig1(void)
 {
-	struct dqr_fabric *f = gen("mesh:2x2");
-	struct dqr_lfts *a, *b;
+	struct tcase c = { .f = gen("mesh:2x2") };
 	struct dqr_one_shot_report os;
 	struct dqr_replay_report rr;
-	struct dqr_plan_report r;
-	struct dqr_plan p, naive;
 	struct dqr_plan_entry e[8];
 	const uint32_t off[5] = { 0, 2, 4, 6, 8 };
 	uint32_t s, i, sw_mask = 0;
 
-	REQUIRE(f);
-	a = mesh2x2_dor(f, 1, 0);
-	b = mesh2x2_dor(f, 0, 0);
-	REQUIRE(a && b);
+	REQUIRE(c.f);
+	c.a = mesh2x2_dor(c.f, 1, 0);
+	c.b = mesh2x2_dor(c.f, 0, 0);
+	REQUIRE(c.a && c.b);
 
-	REQUIRE(!dqr_one_shot_judge(f, a, b, &os));
+	REQUIRE(!dqr_one_shot_judge(c.f, c.a, c.b, &os));
 	CHECK(!dqr_one_shot_ok(&os));
 	CHECK_EQ(os.whole.loop_dlids, 0);
 	CHECK(os.whole.cyclic);
@@ -348,8 +372,7 @@ static void test_osr_fig1(void)
 	e[5] = pe(1, 7, 3, 2);
 	e[6] = pe(2, 2, 4, 1);
 	e[7] = pe(2, 6, 4, 1);
-	plan_of(&naive, e, 8, off, 4);
-	REQUIRE(!dqr_plan_replay(f, a, &naive, NULL, &rr));
+	replay_naive(&c, e, 8, off, 4, &rr);
 	CHECK(dqr_union_ok(&rr.stages[0].v));
 	CHECK(rr.stages[1].v.cyclic);
 	CHECK_EQ(rr.stages[1].v.cycle.len, 4);
@@ -357,27 +380,21 @@ static void test_osr_fig1(void)
 	CHECK(dqr_union_ok(&rr.stages[3].v));
 	CHECK_EQ(rr.bad_stages, 2);
 	dqr_replay_report_release(&rr);
-	dqr_plan_release(&naive);
 
-	dqr_plan_init(&p);
-	REQUIRE(!dqr_plan_build(f, a, b, &p, &r));
-	CHECK(r.safe);
-	CHECK_EQ(r.levels, 1);
-	CHECK_EQ(p.num_stages, 2);
-	CHECK(r.splits > 0);
+	case_plan(&c);
+	CHECK(c.r.safe);
+	CHECK_EQ(c.r.levels, 1);
+	CHECK_EQ(c.p.num_stages, 2);
+	CHECK(c.r.splits > 0);
 	/* the first stage takes one of each conflicting pair of switches:
 	 * {0, 3} and {1, 2} */
-	for (s = 0; s < 1 && p.num_stages; s++)
-		for (i = p.stage_off[s]; i < p.stage_off[s + 1]; i++)
-			sw_mask |= 1u << p.entries[i].sw;
+	for (s = 0; s < 1 && c.p.num_stages; s++)
+		for (i = c.p.stage_off[s]; i < c.p.stage_off[s + 1]; i++)
+			sw_mask |= 1u << c.p.entries[i].sw;
 	CHECK(sw_mask != 0);
 	CHECK((sw_mask & 0x9) != 0x9 && (sw_mask & 0x6) != 0x6);
-	CHECK(plan_covers(f, a, b, &p));
-	CHECK(replay_clean(f, a, b, &p));
-	dqr_plan_release(&p);
-	dqr_lfts_free(a);
-	dqr_lfts_free(b);
-	dqr_fabric_free(f);
+	check_clean(&c);
+	case_free(&c);
 }
 
 /*
@@ -390,47 +407,40 @@ static void test_osr_fig1(void)
  */
 static void test_unbridgeable(void)
 {
-	struct dqr_fabric *f = gen("mesh:2x2");
-	struct dqr_lfts *a, *b;
-	struct dqr_plan_report r;
+	struct tcase c = { .f = gen("mesh:2x2") };
 	struct dqr_replay_report rr;
-	struct dqr_plan p;
 	uint32_t s;
 
-	REQUIRE(f);
-	a = mesh2x2_dor(f, 1, 1);
-	b = mesh2x2_dor(f, 0, 1);
-	REQUIRE(a && b);
-	dqr_plan_init(&p);
-	REQUIRE(!dqr_plan_build(f, a, b, &p, &r));
-	CHECK_EQ(r.entries, 4);
-	CHECK(r.old_ok && r.new_ok);
-	CHECK(!r.safe);
-	CHECK_EQ(r.forced, 4);
-	CHECK(strstr(r.reason, "no safe order") != NULL);
-	CHECK(strstr(r.reason, "dependency cycle of 4 channels") != NULL);
-	CHECK(strstr(r.reason, "sw-x") != NULL);
+	REQUIRE(c.f);
+	c.a = mesh2x2_dor(c.f, 1, 1);
+	c.b = mesh2x2_dor(c.f, 0, 1);
+	REQUIRE(c.a && c.b);
+	case_plan(&c);
+	CHECK_EQ(c.r.entries, 4);
+	CHECK(c.r.old_ok && c.r.new_ok);
+	CHECK(!c.r.safe);
+	CHECK_EQ(c.r.forced, 4);
+	CHECK(strstr(c.r.reason, "no safe order") != NULL);
+	CHECK(strstr(c.r.reason, "dependency cycle of 4 channels") != NULL);
+	CHECK(strstr(c.r.reason, "sw-x") != NULL);
 	/*
 	 * The least risky order: one entry alone, in the old channel
 	 * order; the state it leaves is cyclic until the change is in, so
 	 * the rest follows at once, judged for loops only.
 	 */
-	CHECK_EQ(p.num_stages, 2);
-	CHECK_EQ(p.stage_off[1], 1);
-	CHECK_EQ(r.stages_cyclic, 1);
-	CHECK(strstr(r.reason, "judged for loops only") != NULL);
-	CHECK(plan_covers(f, a, b, &p));
-	REQUIRE(!dqr_plan_replay(f, a, &p, NULL, &rr));
+	CHECK_EQ(c.p.num_stages, 2);
+	CHECK_EQ(c.p.stage_off[1], 1);
+	CHECK_EQ(c.r.stages_cyclic, 1);
+	CHECK(strstr(c.r.reason, "judged for loops only") != NULL);
+	CHECK(plan_covers(c.f, c.a, c.b, &c.p));
+	REQUIRE(!dqr_plan_replay(c.f, c.a, &c.p, NULL, &rr));
 	CHECK_EQ(rr.bad_stages, 2);
 	for (s = 0; s < rr.num_stages; s++) {
 		CHECK(rr.stages[s].v.cyclic);
 		CHECK_EQ(rr.stages[s].v.loop_dlids, 0);
 	}
 	dqr_replay_report_release(&rr);
-	dqr_plan_release(&p);
-	dqr_lfts_free(a);
-	dqr_lfts_free(b);
-	dqr_fabric_free(f);
+	case_free(&c);
 }
 
 /*
@@ -439,55 +449,48 @@ static void test_unbridgeable(void)
  */
 static void test_compatible(void)
 {
-	struct dqr_fabric *f = gen("fattree2:4");
-	struct dqr_lfts *a, *b;
-	struct dqr_plan_report r;
-	struct dqr_plan p;
+	struct tcase c = { .f = gen("fattree2:4") };
 	uint32_t leaf, sp, lid, dst_leaf;
 
-	REQUIRE(f);
+	REQUIRE(c.f);
 	/* 4 leaves (ports 1-2 CAs, 3-4 spines), 2 spines; LIDs 1..6
 	 * switches, 7..14 CAs; CA c on leaf c / 2 */
-	a = dqr_lfts_new(f->num_switches, f->max_lid + 1);
-	REQUIRE(a);
-	for (lid = 1; lid <= f->max_lid; lid++) {
-		uint32_t owner = dqr_lid_owner(f, lid);
-		uint32_t node = f->ports[owner].node;
+	c.a = dqr_lfts_new(c.f->num_switches, c.f->max_lid + 1);
+	REQUIRE(c.a);
+	for (lid = 1; lid <= c.f->max_lid; lid++) {
+		uint32_t owner = dqr_lid_owner(c.f, lid);
+		uint32_t node = c.f->ports[owner].node;
 
-		if (dqr_is_switch(f, node))
+		if (dqr_is_switch(c.f, node))
 			continue;
-		dst_leaf = f->nodes[f->ports[f->ports[owner].remote].node]
+		dst_leaf = c.f->nodes[c.f->ports[c.f->ports[owner].remote].node]
 				   .sw_index;
 		for (leaf = 0; leaf < 4; leaf++)
-			dqr_lft_set(a, leaf, lid, leaf == dst_leaf ?
-				    f->ports[f->ports[owner].remote].num :
+			dqr_lft_set(c.a, leaf, lid, leaf == dst_leaf ?
+				    c.f->ports[c.f->ports[owner].remote].num :
 				    3 + lid % 2);
 		for (sp = 4; sp < 6; sp++)
-			dqr_lft_set(a, sp, lid, dst_leaf + 1);
+			dqr_lft_set(c.a, sp, lid, dst_leaf + 1);
 	}
-	b = dqr_lfts_clone(a);
-	REQUIRE(b);
+	c.b = dqr_lfts_clone(c.a);
+	REQUIRE(c.b);
 	/* CA LID 7 (on leaf 0): climb through the other spine */
 	for (leaf = 1; leaf < 4; leaf++)
-		dqr_lft_set(b, leaf, 7, 3 + (dqr_lft_get(a, leaf, 7) == 3));
-	dqr_plan_init(&p);
-	REQUIRE(!dqr_plan_build(f, a, b, &p, &r));
-	CHECK(r.safe);
-	CHECK_EQ(r.entries, 3);
-	CHECK_EQ(p.num_stages, 1);
-	CHECK_EQ(r.splits, 0);
-	CHECK(replay_clean(f, a, b, &p));
-	dqr_plan_release(&p);
+		dqr_lft_set(c.b, leaf, 7, 3 + (dqr_lft_get(c.a, leaf, 7) == 3));
+	case_plan(&c);
+	CHECK(c.r.safe);
+	CHECK_EQ(c.r.entries, 3);
+	CHECK_EQ(c.p.num_stages, 1);
+	CHECK_EQ(c.r.splits, 0);
+	CHECK(replay_clean(c.f, c.a, c.b, &c.p));
+	dqr_plan_release(&c.p);
 
 	/* nothing to change: no stage, safe */
-	REQUIRE(!dqr_plan_build(f, a, a, &p, &r));
-	CHECK(r.safe);
-	CHECK_EQ(p.num_stages, 0);
-	CHECK_EQ(r.entries, 0);
-	dqr_plan_release(&p);
-	dqr_lfts_free(a);
-	dqr_lfts_free(b);
-	dqr_fabric_free(f);
+	REQUIRE(!dqr_plan_build(c.f, c.a, c.a, &c.p, &c.r));
+	CHECK(c.r.safe);
+	CHECK_EQ(c.p.num_stages, 0);
+	CHECK_EQ(c.r.entries, 0);
+	case_free(&c);
 }
 
 /*
@@ -497,33 +500,26 @@ static void test_compatible(void)
 static void test_cyclic_start(void)
 {
 	const unsigned n = 5;
-	struct dqr_fabric *f = ring_fabric(n);
-	struct dqr_lfts *a, *b;
-	struct dqr_plan_report r;
+	struct tcase c = { .f = ring_fabric(n) };
 	struct dqr_replay_report rr;
-	struct dqr_plan p;
 	uint32_t s;
 
-	REQUIRE(f);
-	a = ring_clockwise(f, n);
-	b = ring_as_line(f, n);
-	REQUIRE(a && b);
-	dqr_plan_init(&p);
-	REQUIRE(!dqr_plan_build(f, a, b, &p, &r));
-	CHECK(!r.safe);
-	CHECK(!r.old_ok);
-	CHECK(r.new_ok);
-	CHECK(strstr(r.reason, "the old tables have a dependency cycle") !=
+	REQUIRE(c.f);
+	c.a = ring_clockwise(c.f, n);
+	c.b = ring_as_line(c.f, n);
+	REQUIRE(c.a && c.b);
+	case_plan(&c);
+	CHECK(!c.r.safe);
+	CHECK(!c.r.old_ok);
+	CHECK(c.r.new_ok);
+	CHECK(strstr(c.r.reason, "the old tables have a dependency cycle") !=
 	      NULL);
-	CHECK(plan_covers(f, a, b, &p));
-	REQUIRE(!dqr_plan_replay(f, a, &p, NULL, &rr));
+	CHECK(plan_covers(c.f, c.a, c.b, &c.p));
+	REQUIRE(!dqr_plan_replay(c.f, c.a, &c.p, NULL, &rr));
 	for (s = 0; s < rr.num_stages; s++)
 		CHECK_EQ(rr.stages[s].v.loop_dlids, 0);
 	dqr_replay_report_release(&rr);
-	dqr_plan_release(&p);
-	dqr_lfts_free(a);
-	dqr_lfts_free(b);
-	dqr_fabric_free(f);
+	case_free(&c);
 }
 
 /* Written plans read back the same; several reconfigurations per file. */
@@ -771,6 +767,25 @@ static int ref_cyclic(uint8_t *m, uint32_t n)
 }
 
 /*
+ * Channel from depends on every channel that switch sw forwards lid on,
+ * by a or by b: dep is the nv x nv matrix of ref_union().
+ */
+static void ref_dep_on(const struct dqr_fabric *f, const struct dqr_lfts *a,
+		       const struct dqr_lfts *b, uint32_t sw, uint32_t lid,
+		       uint32_t from, uint8_t *dep)
+{
+	uint8_t q[2] = { dqr_lft_get(a, sw, lid), dqr_lft_get(b, sw, lid) };
+	uint32_t d;
+	unsigned l;
+
+	for (l = 0; l < 2; l++) {
+		d = ref_ch(f, sw, q[l]);
+		if (d != DQR_NONE)
+			dep[(size_t)from * f->num_ports + d] = 1;
+	}
+}
+
+/*
  * The union of a and b the slow way: every combination of entries
  * enumerated into an adjacency matrix.  Returns the looping DLIDs and
  * sets *cyclic.
@@ -778,12 +793,12 @@ static int ref_cyclic(uint8_t *m, uint32_t n)
 static uint32_t ref_union(const struct dqr_fabric *f, const struct dqr_lfts *a,
 			  const struct dqr_lfts *b, int *cyclic)
 {
-	uint32_t nv = f->num_ports, ns = f->num_switches, lid, sw, i, c, d;
+	uint32_t nv = f->num_ports, ns = f->num_switches, lid, sw, i, c;
 	uint32_t loops = 0, y;
 	uint8_t *dep = calloc((size_t)nv * nv, 1);
 	uint8_t *nxt = malloc((size_t)ns * ns);
-	uint8_t pp[2], qq[2];
-	unsigned k, l;
+	uint8_t pp[2];
+	unsigned k;
 
 	for (lid = 1; lid <= f->max_lid; lid++) {
 		if (dqr_lid_owner(f, lid) == DQR_NONE)
@@ -801,13 +816,7 @@ static uint32_t ref_union(const struct dqr_fabric *f, const struct dqr_lfts *a,
 					continue;
 				y = f->nodes[y].sw_index;
 				nxt[sw * ns + y] = 1;
-				qq[0] = dqr_lft_get(a, y, lid);
-				qq[1] = dqr_lft_get(b, y, lid);
-				for (l = 0; l < 2; l++) {
-					d = ref_ch(f, y, qq[l]);
-					if (d != DQR_NONE)
-						dep[(size_t)c * nv + d] = 1;
-				}
+				ref_dep_on(f, a, b, y, lid, c, dep);
 			}
 		}
 		loops += ref_cyclic(nxt, ns);
@@ -825,13 +834,7 @@ static uint32_t ref_union(const struct dqr_fabric *f, const struct dqr_lfts *a,
 			    (lid >= p->base_lid &&
 			     lid < p->base_lid + (1u << p->lmc)))
 				continue;
-			qq[0] = dqr_lft_get(a, sw, lid);
-			qq[1] = dqr_lft_get(b, sw, lid);
-			for (l = 0; l < 2; l++) {
-				d = ref_ch(f, sw, qq[l]);
-				if (d != DQR_NONE)
-					dep[(size_t)i * nv + d] = 1;
-			}
+			ref_dep_on(f, a, b, sw, lid, i, dep);
 		}
 	}
 	*cyclic = ref_cyclic(dep, nv);
