@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "deps/dyn_order.h"
+#include "deps/edge_list.h"
 #include "util/timing.h"
 
 static uint64_t rng = 88172645463325252ull;
@@ -66,81 +67,11 @@ static uint32_t *gen_edges(uint32_t n, uint32_t *m, uint32_t w,
 	return e;
 }
 
-/* CSR from edges sorted by source. */
-static struct dqr_cdg *make_cdg(uint32_t n, const uint32_t *e, uint32_t m)
+/* dqr_topo_order()'s tie break: a random ready vertex */
+static uint32_t pick_random(void *ctx, uint32_t r)
 {
-	struct dqr_cdg *g = calloc(1, sizeof(*g));
-	uint64_t *fill;
-	uint32_t i;
-
-	if (!g)
-		return NULL;
-	g->num_vertices = g->num_channels = n;
-	g->num_edges = m;
-	g->succ_off = calloc((size_t)n + 1, sizeof(uint64_t));
-	g->pred_off = calloc((size_t)n + 1, sizeof(uint64_t));
-	g->succ = malloc(sizeof(uint32_t) * (m ? m : 1));
-	g->pred = malloc(sizeof(uint32_t) * (m ? m : 1));
-	fill = calloc((size_t)n + 1, sizeof(uint64_t));
-	if (!g->succ_off || !g->pred_off || !g->succ || !g->pred || !fill) {
-		free(fill);
-		dqr_cdg_free(g);
-		return NULL;
-	}
-	for (i = 0; i < m; i++) {
-		g->succ_off[e[2 * i] + 1]++;
-		g->pred_off[e[2 * i + 1] + 1]++;
-		g->succ[i] = e[2 * i + 1];
-	}
-	for (i = 0; i < n; i++) {
-		g->succ_off[i + 1] += g->succ_off[i];
-		g->pred_off[i + 1] += g->pred_off[i];
-	}
-	for (i = 0; i < m; i++) {
-		uint32_t b = e[2 * i + 1];
-
-		g->pred[g->pred_off[b] + fill[b]++] = e[2 * i];
-	}
-	free(fill);
-	return g;
-}
-
-/* Kahn's algorithm with a random ready vertex each step. */
-static int kahn(const struct dqr_cdg *g, struct dqr_channel_list *cl)
-{
-	uint32_t n = g->num_vertices, *indeg, *ready, nr = 0, v, i;
-	uint64_t k;
-
-	cl->num_vertices = n;
-	cl->len = 0;
-	cl->order = malloc(sizeof(uint32_t) * n);
-	cl->pos = malloc(sizeof(uint32_t) * n);
-	indeg = malloc(sizeof(uint32_t) * n);
-	ready = malloc(sizeof(uint32_t) * n);
-	if (!cl->order || !cl->pos || !indeg || !ready) {
-		free(indeg);
-		free(ready);
-		dqr_channel_list_free(cl);
-		return -1;
-	}
-	for (v = 0; v < n; v++) {
-		indeg[v] = (uint32_t)(g->pred_off[v + 1] - g->pred_off[v]);
-		if (!indeg[v])
-			ready[nr++] = v;
-	}
-	while (nr) {
-		i = rnd(nr);
-		v = ready[i];
-		ready[i] = ready[--nr];
-		cl->pos[v] = cl->len;
-		cl->order[cl->len++] = v;
-		for (k = g->succ_off[v]; k < g->succ_off[v + 1]; k++)
-			if (--indeg[g->succ[k]] == 0)
-				ready[nr++] = g->succ[k];
-	}
-	free(indeg);
-	free(ready);
-	return cl->len == n ? 0 : -1;
+	(void)ctx;
+	return rnd(r);
 }
 
 static void usage(void)
@@ -159,29 +90,21 @@ int main(int argc, char **argv)
 	struct dqr_dyn_order *d;
 	struct dqr_cdg *g;
 	double t0, t_new, t_check, t_add, t_try, t_back;
+	/* the size options, and where each goes */
+	static const char size_opts[] = "nmkw";
+	uint32_t *const sizes[] = { &n, &m, &k, &w };
+	const char *so;
 	size_t mark;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "n:m:k:w:s:")) != -1) {
-		switch (opt) {
-		case 'n':
-			n = (uint32_t)strtoul(optarg, NULL, 0);
-			break;
-		case 'm':
-			m = (uint32_t)strtoul(optarg, NULL, 0);
-			break;
-		case 'k':
-			k = (uint32_t)strtoul(optarg, NULL, 0);
-			break;
-		case 'w':
-			w = (uint32_t)strtoul(optarg, NULL, 0);
-			break;
-		case 's':
+		if (opt == 's')
 			rng = strtoull(optarg, NULL, 0) | 1;
-			break;
-		default:
+		else if (opt != '?' && (so = strchr(size_opts, opt)) != NULL)
+			*sizes[so - size_opts] = (uint32_t)strtoul(optarg, NULL,
+								  0);
+		else
 			usage();
-		}
 	}
 	if (n < 2 || !m || !k)
 		usage();
@@ -204,9 +127,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		rank[byrank[i]] = i;
 	e = gen_edges(n, &m, w, byrank);
-	g = e ? make_cdg(n, e, m) : NULL;
+	g = e ? dqr_cdg_of_edges(n, e, m) : NULL;
 	free(e);
-	if (!g || kahn(g, &cl))
+	if (!g || dqr_topo_order(g, pick_random, NULL, &cl))
 		return 1;
 	/* the additions keep the same locality as the base edges */
 	for (i = 0; i < k; i++) {

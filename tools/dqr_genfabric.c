@@ -51,13 +51,17 @@ static void print_summary(FILE *out, const char *spec_str,
 {
 	struct dqr_gen_counts c;
 	char desc[256];
-	uint32_t i, links = 0;
+	uint32_t i, port, links = 0;
+	unsigned pn;
 
 	dqr_gen_count(s, &c, NULL, 0);
 	dqr_gen_describe(s, desc, sizeof(desc));
-	for (i = 0; i < f->num_ports; i++)
-		if (f->ports[i].remote != DQR_NONE && f->ports[i].remote > i)
-			links++;
+	/* each cable once, from its lower end */
+	for (i = 0; i < f->num_nodes; i++)
+		dqr_for_each_linked_port(f, i, pn) {
+			port = dqr_port_index(f, i, pn);
+			links += dqr_peer_port(f, port) > port;
+		}
 	fprintf(out, "spec      %s\n", spec_str);
 	fprintf(out, "topology  %s\n", desc);
 	fprintf(out, "switches  %u\n", f->num_switches);

@@ -3,28 +3,10 @@
 # messages on small captured and constructed fabrics.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-check="$top_builddir/tools/dqr-check"
-data="$top_srcdir/test/data"
-out=$(mktemp) || exit 1
+. "$top_srcdir/test/tools/cli_lib.sh"
+tool="$top_builddir/tools/dqr-check"
+name=dqr-check
 trap 'rm -f "$out" "$out.bad" "$out.plan" "$out.exp" "$out.vl"' EXIT
-failed=0
-passed=0
-
-expect() {	# expect STATUS PATTERN -- ARGS...
-	want=$1 pattern=$2
-	shift 3
-	"$check" "$@" > "$out" 2>&1
-	got=$?
-	if [ "$got" != "$want" ] || ! grep -q -- "$pattern" "$out"; then
-		echo "FAIL: dqr-check $*: status $got (want $want)," \
-			"pattern '$pattern'"
-		cat "$out"
-		failed=$((failed + 1))
-	else
-		passed=$((passed + 1))
-	fi
-}
 
 # the real capture from ibsim + OpenSM: everything holds, both formats
 expect 0 "result: OK" -- "$data/tiny.ibnd" "$data/tiny.fts"
@@ -190,14 +172,9 @@ path_sl 6 5 1
 EOF
 rm -f "$out.vl"
 expect 0 "^result: OK" -- --vl-dump="$out.vl" "$ft" "$data/ftree2-uturn.fts"
-if grep -q '^# sl2vl 0x<switch node GUID>' "$out.vl" &&
-	grep -v '^#' "$out.vl" | diff "$out.exp" -; then
-	passed=$((passed + 1))
-else
-	echo "FAIL: --vl-dump=$out.vl: not the expected assignment"
-	cat "$out.vl"
-	failed=$((failed + 1))
-fi
+grep -q '^# sl2vl 0x<switch node GUID>' "$out.vl" &&
+	grep -v '^#' "$out.vl" | diff "$out.exp" -
+tally $? "--vl-dump=$out.vl: not the expected assignment" "$out.vl"
 # ftree2-vl1-cycle.fts sends spine1 -> host3 as leaf1 -> spine2 -> leaf2
 # -> spine3 -> leaf3 and spine1 -> spine2 as leaf2 -> spine3 -> leaf1 ->
 # spine2: after their U-turns both stay on VL 1, which closes a cycle
@@ -226,5 +203,4 @@ expect 2 "cannot open $out.nodir/vl: " -- --vl-dump="$out.nodir/vl" "$ft" \
 expect 2 "do not go with --replay" -- --vl-layers \
 	--one-shot-from="$data/tiny.fts" "$data/tiny.ibnd" "$data/tiny.fts"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

@@ -3,29 +3,11 @@
 # small fabrics, verifies every state, and refuses bad input with status 2.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-sim="$top_builddir/tools/dqr-sim"
-data="$top_srcdir/test/data"
-out=$(mktemp) || exit 1
+. "$top_srcdir/test/tools/cli_lib.sh"
+tool="$top_builddir/tools/dqr-sim"
+name=dqr-sim
 dat=$(mktemp) || exit 1
 trap 'rm -f "$out" "$dat"' EXIT
-failed=0
-passed=0
-
-expect() {	# expect STATUS PATTERN -- ARGS...
-	want=$1 pattern=$2
-	shift 3
-	"$sim" "$@" > "$out" 2>&1
-	got=$?
-	if [ "$got" != "$want" ] || ! grep -q -- "$pattern" "$out"; then
-		echo "FAIL: dqr-sim $*: status $got (want $want)," \
-			"pattern '$pattern'"
-		cat "$out"
-		failed=$((failed + 1))
-	else
-		passed=$((passed + 1))
-	fi
-}
 
 # every state of every run is verified; none may fail
 expect 0 "verification: [0-9]* states checked, 0 failed" -- \
@@ -80,14 +62,9 @@ expect 0 '"fault":5,"p_connected":0.000000,[^}]*"verify_failed":0' -- $vl
 # --data gains seven columns
 expect 0 "verification: [0-9]* states checked, 0 failed" -- \
 	--fabric kary:4,3 --vl-layers --runs 10 --faults 4 --data "$dat"
-if awk '!/^#/ && NF != 32 { bad = 1 } END { exit bad }' "$dat" &&
-   awk '!/^#/ && $1 == 4 && $26 > 0 { ok = 1 } END { exit !ok }' "$dat"; then
-	passed=$((passed + 1))
-else
-	echo "FAIL: --vl-layers --data: not 32 columns, or no two-layer state"
-	cat "$dat"
-	failed=$((failed + 1))
-fi
+awk '!/^#/ && NF != 32 { bad = 1 } END { exit bad }' "$dat" &&
+	awk '!/^#/ && $1 == 4 && $26 > 0 { ok = 1 } END { exit !ok }' "$dat"
+tally $? "--vl-layers --data: not 32 columns, or no two-layer state" "$dat"
 # bad input
 expect 2 "unknown topology kind" -- --fabric nosuch:1
 expect 2 "runs" -- --fabric kary:2,3 --runs x
@@ -103,5 +80,4 @@ expect 2 "vl-layers needs a fat tree: mesh:4x4: not a fat tree" -- \
 expect 2 "vl-layers applies to the fault runs" -- --fabric kary:2,3 \
 	--vl-layers --bench
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

@@ -1,0 +1,141 @@
+/*
+ * report.c - dqr-check's judgement of one state: the verification report,
+ * with --baseline, --load and --vl-layers added to it.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/lft_read.h"
+#include "verify/verify_print.h"
+#include "dqr_check.h"
+
+/* Differences between the tables in path and t, on the same fabric. */
+int compare(const struct dqr_fabric *f, const struct dqr_lfts *t,
+	    const char *path, struct dqr_lft_diff *diff)
+{
+	struct dqr_lft_read_info info;
+	struct dqr_lfts *old;
+	char err[512];
+
+	/* a switch that failed since has no row to compare */
+	old = dqr_read_lfts_known(f, path, &info, err, sizeof(err));
+	if (!old) {
+		fprintf(stderr, "dqr-check: %s\n", err);
+		return -1;
+	}
+	dqr_lfts_diff(old, t, diff);
+	dqr_lft_read_info_release(&info);
+	dqr_lfts_free(old);
+	return 0;
+}
+
+/*
+ * The text report up to its last line, "result: ...", which would judge
+ * the one-layer graph.  -1 when out of memory.
+ */
+static int print_report_body(const struct dqr_fabric *f,
+			     const struct dqr_verify_report *r,
+			     unsigned kinds)
+{
+	char *buf = NULL, *end;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return -1;
+	dqr_print_report_text(m, f, r, kinds);
+	if (fclose(m)) {
+		free(buf);
+		return -1;
+	}
+	if (len)
+		buf[len - 1] = '\0';
+	end = strrchr(buf, '\n');
+	fwrite(buf, 1, end ? (size_t)(end + 1 - buf) : 0, stdout);
+	free(buf);
+	return 0;
+}
+
+/* The output of the plain mode, everything measured already. */
+static void print_report(const struct check_opts *o,
+			 const struct check_input *in,
+			 const struct dqr_verify_report *r,
+			 const struct check_load *ld,
+			 const struct dqr_vl_layers *v,
+			 const struct dqr_vl_stats *vst, int ok)
+{
+	const struct dqr_lft_diff *diff = &in->diff;
+	int wrap = o->baseline || o->load || o->vl;
+
+	if (o->json && o->baseline)
+		printf("{\"changed\":{\"entries\":%" PRIu64 ",\"blocks\":%"
+		       PRIu64 ",\"switches\":%u},\"report\":", diff->entries,
+		       diff->blocks, diff->switches);
+	else if (o->json && wrap)
+		printf("{\"report\":");
+	if (o->json)
+		dqr_print_report_json(stdout, in->f, r, o->kinds);
+	else if (!o->vl)
+		dqr_print_report_text(stdout, in->f, r, o->kinds);
+	if (o->json && o->load)
+		print_load_json(ld);
+	if (o->json && o->vl) {
+		print_vl_json(in->f, v, vst);
+		/* the report's own "ok" judges the one-layer graph */
+		printf(",\"ok\":%s", ok ? "true" : "false");
+	}
+	if (o->json && wrap)
+		printf("}\n");
+	else if (o->baseline)
+		printf("changed against %s: %" PRIu64 " entries, %" PRIu64
+		       " blocks of 64 LIDs, %u switches\n", o->baseline,
+		       diff->entries, diff->blocks, diff->switches);
+	if (!o->json && o->load)
+		print_load_text(ld);
+	if (!o->json && o->vl) {
+		print_vl_text(in->f, v, vst);
+		printf("result: %s\n", ok ? "OK" : "FAIL");
+	}
+}
+
+/* The plain mode, one state judged; returns the exit status. */
+int run_report(const struct check_opts *o, const struct check_input *in)
+{
+	const struct dqr_fabric *f = in->f;
+	struct dqr_verify_report r;
+	struct dqr_vl_layers *v = NULL;
+	struct dqr_vl_stats vst;
+	struct check_load ld;
+	int ok, ret = 2;
+
+	/* before any output: no half-printed JSON when memory runs out */
+	if (o->load && load_measure(f, in->t, &ld)) {
+		fprintf(stderr, "dqr-check: out of memory\n");
+		return 2;
+	}
+	if (o->vl) {
+		v = vl_build(f, in->t, &vst);
+		if (!v || (o->vl_dump && vl_dump(f, v, o->vl_dump, o->topo,
+						 o->lfts)))
+			goto out;
+	}
+	if (dqr_verify(f, in->t, &r, NULL)) {
+		fprintf(stderr, "dqr-check: out of memory\n");
+		goto out;
+	}
+	ok = o->vl ? vl_ok(&r, o->kinds, &vst) : dqr_verify_ok(&r, o->kinds);
+	/* text with --vl-layers: the verdict comes after the VLs */
+	if (!o->json && o->vl && print_report_body(f, &r, o->kinds)) {
+		fprintf(stderr, "dqr-check: out of memory\n");
+		dqr_verify_report_free(&r);
+		goto out;
+	}
+	print_report(o, in, &r, &ld, v, &vst, ok);
+	dqr_verify_report_free(&r);
+	ret = ok ? 0 : 1;
+out:
+	dqr_vl_layers_free(v);
+	return ret;
+}

@@ -1,0 +1,252 @@
+/*
+ * dqr_sim.h - what the files of dqr-sim share: the options, the start
+ * state, the sums per fault step, and the functions one file calls in
+ * another.  Not a lib header: only tools/dqr_sim/ includes it.
+ */
+#ifndef DQR_SIM_H
+#define DQR_SIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "deps/channel_list.h"
+#include "fabric/fabric.h"
+#include "fabric/lft.h"
+#include "repair/recon.h"
+#include "repair/reroute.h"
+#include "repair/rerouting_layer.h"
+#include "routing/ref_routing.h"
+#include "shape/ftree_shape.h"
+
+#define PROG "dqr-sim"
+
+enum verify_policy {
+	VERIFY_DEFAULT = 0,
+	VERIFY_ALL,
+	VERIFY_LAST,
+	VERIFY_SAMPLE,
+	VERIFY_NONE,
+};
+
+
+struct sim_opts {
+	const char *spec;
+	const char *topo_path, *lfts_path;
+	enum dqr_ref_kind routing;
+	int routing_set;
+	unsigned runs, faults, trials;
+	uint64_t seed;
+	int ca_links, json, bench;
+	int unroute_sw;			/* DQR routes the switch LIDs */
+	int no_uturn_bias;		/* uturn without FT's choice */
+	int vl_layers;			/* re-routing layer on a second VL */
+	int stretch;			/* --stretch N, else -1 */
+	const char *data_path;
+	struct dqr_reroute_opts ro;
+	int verify;			/* enum verify_policy */
+	unsigned verify_every;		/* VERIFY_SAMPLE */
+};
+
+/* The fabric and tables the experiment starts from. */
+struct sim_input {
+	struct dqr_fabric *f;
+	struct dqr_lfts *t;
+	char name[256];		/* canonical spec or topology path */
+	char routing[64];	/* reference routing, or "file" */
+	char describe[256];
+};
+
+/*
+ * The state after dqr_recon_start, kept so that every run (and every
+ * benchmark trial) starts from an identical copy without building the
+ * channel list again.
+ */
+struct pristine {
+	struct dqr_fabric *ref;
+	struct dqr_lfts *orig;
+	struct dqr_cdg *g;		/* dependencies of the input tables */
+	struct dqr_channel_list list;	/* start's order of the channels */
+	uint32_t *added;		/* start's added edges: from, to */
+	uint32_t num_added;
+	struct dqr_recon_result start;
+	double ms_copy;		/* one restore, for the report */
+};
+
+/* Figures of the fabric the fractions are taken over. */
+struct sim_scale {
+	uint32_t switches, end_ports, lids;
+	uint64_t entries;		/* switches x LIDs */
+	uint64_t pairs;			/* (source, DLID) pairs */
+	uint32_t *cand;			/* cables that may fail: a port each */
+	uint32_t num_cand;
+	uint8_t *linked_node;		/* node has a cable in the reference */
+};
+
+/* What happened at one fault step, summed over the runs that got there. */
+struct step_stats {
+	uint32_t reached, ok, failed, split, verified, verify_failed;
+	/*
+	 * ok, and the check (when it ran) found every connected pair
+	 * reachable; states verified with a dependency cycle in the tables
+	 * or in the mix of old and new entries; states verified that leave
+	 * a CA-to-CA pair unrouted (only failed updates may), which tells
+	 * failures the FT paper's figure 11 would see from those it would not
+	 */
+	uint32_t connected, cyclic, ca_lost;
+	uint32_t ends_cut;		/* reached, CAs physically split */
+	uint32_t conn_ends;		/* connected and CAs not split */
+	double broken, changed, pairs;	/* sums of fractions */
+	double turns, reorders, moved, refused, lids;
+	double max_changed;		/* worst fraction of entries changed */
+	double *us;			/* reroute compute, one per run */
+	double *us_total;		/* whole update, one per run */
+	/*
+	 * --vl-layers: states served on two layers; re-routing layers the
+	 * plugin would refuse (entries still left without a route, or the
+	 * two VLs not deadlock free); the most SLs and VLs a state used and
+	 * the most entries its fill routed
+	 */
+	uint32_t ml, ml_unusable, ml_left, ml_cyclic;
+	unsigned ml_sls_max, ml_vls_max;
+	uint64_t ml_filled_max;
+};
+
+/* --vl-layers: the cost of every re-routing layer built, for the report */
+struct ml_cost {
+	double fill_us, build_ms, verify_ms;
+};
+
+struct ml_times {
+	struct ml_cost *v;
+	uint32_t n, cap;
+};
+
+struct sim {
+	const struct sim_opts *o;
+	/* o->ro with the topology preference, when there is one */
+	struct dqr_reroute_opts ro;
+	/* the fat tree of the bias (--routing uturn) and of --vl-layers */
+	struct dqr_ftree *ft;
+	struct sim_input in;
+	struct pristine p;
+	struct sim_scale sc;
+	struct step_stats *steps;
+	struct step_stats start_step;	/* k = 0: the start tables */
+	struct ml_times mlt;
+	uint32_t verify_failures;
+	uint32_t verify_failures_partial;	/* after a reported failure */
+	uint64_t states_verified;
+	double ms_wall;
+};
+
+/* ------------------------------------------------------------ verify */
+
+/*
+ * What a check found, as bits: deadlock (a cycle in the tables or in
+ * the mix of old and new entries), lost connectivity, and failures of
+ * DQR's own bookkeeping that are neither.
+ */
+enum {
+	VF_CYCLE = 1,		/* dependency cycle in the new tables */
+	VF_MIX_CYCLE = 2,	/* ... in old and new entries mixed */
+	VF_LOOP = 4,		/* forwarding loop */
+	VF_LOST = 8,		/* claimed success, a connected pair lost */
+	VF_LIST = 16,		/* a dependency the list does not admit */
+};
+#define VF_DEADLOCK (VF_CYCLE | VF_MIX_CYCLE)
+#define VF_DISCONNECTED (VF_LOOP | VF_LOST)
+
+/* ------------------------------------------------------------ figures */
+
+struct dist {
+	double median, p90, max;
+};
+
+/* Per-step figures, ready to print. */
+struct step_view {
+	double p_ok;			/* over all runs */
+	double broken, changed, pairs;	/* mean fractions, over reached */
+	double turns, reorders, moved, refused, lids;
+	struct dist us, us_total;
+};
+
+/*
+ * Connectivity and deadlock freedom after k faults, k = 0 (the start
+ * tables) to K: the FT paper's figure 11.  A run that failed at j < k counts
+ * as disconnected at k, as in the paper; it did not go on.  Deadlock
+ * freedom is over the states checked at k: all that reached k under
+ * --verify all.
+ */
+struct conn_view {
+	uint32_t connected, verified, verify_failed, cyclic, ca_lost;
+	uint32_t ends_cut;
+	double p_connected;
+	double p_ends;			/* connected, no CA cut off */
+	double p_df;			/* NaN when none was checked */
+};
+
+/* ------------------------------------------------------------ functions */
+
+/* input.c */
+void input_release(struct sim_input *in);
+const char *bias_name(const struct sim *s);
+int load_input(struct sim *s);
+
+/* state.c */
+void pristine_release(struct pristine *p);
+int restore(struct dqr_recon *r, const struct pristine *p);
+int start(struct sim *s);
+int fresh_state(const struct sim *s, struct dqr_recon *r,
+		struct dqr_fabric **cur);
+
+/* faults.c */
+uint64_t rng_stream(uint64_t seed, uint64_t stream, uint64_t index);
+uint32_t rng_below(uint64_t *s, uint32_t n);
+int scale_build(struct sim_scale *sc, const struct dqr_fabric *f,
+		int ca_links);
+void scale_release(struct sim_scale *sc);
+int fabric_split(const struct dqr_fabric *f, const uint8_t *linked,
+		 uint32_t *parent);
+int ends_split(const struct dqr_fabric *f, const uint8_t *linked,
+	       uint32_t *parent);
+int fail_one(struct dqr_recon *r, struct dqr_fabric *cur,
+	     uint32_t port, const struct dqr_reroute_opts *ro,
+	     struct dqr_fabric **projp, struct dqr_recon_result *res,
+	     double *ms_project);
+
+/* verify.c */
+struct dqr_lfts *tables_before(const struct dqr_recon *r);
+int verify_state(struct sim *s, const struct dqr_recon *r,
+		 const struct dqr_fabric *proj,
+		 const struct dqr_lfts *prev, const struct dqr_ml *ml,
+		 int code, uint32_t run, unsigned step,
+		 uint64_t *ca_lost);
+int effective_policy(const struct sim *s, unsigned *every);
+int want_verify(const struct sim *s, uint32_t run, int last);
+void policy_name(const struct sim *s, char *buf, size_t len);
+
+/* montecarlo.c */
+void steps_free(struct sim *s, unsigned n);
+int simulate(struct sim *s);
+
+/* figures.c */
+struct dist distribution(double *v, uint32_t n);
+struct dist overall(const struct sim *s, int total);
+struct dist ml_dist(const struct sim *s, int which);
+struct step_view step_view(const struct sim *s, unsigned k);
+struct conn_view conn_view(const struct sim *s, unsigned k);
+
+/* output.c */
+const char *fault_kind(const struct sim_opts *o);
+void print_header(const struct sim *s, FILE *out);
+void print_verify_summary(const struct sim *s, FILE *out);
+void print_text(const struct sim *s);
+void print_json_dist(const char *key, struct dist d);
+void print_json_head(const struct sim *s);
+void print_json(const struct sim *s);
+int write_data(const struct sim *s, FILE *fp, const char *path);
+
+/* bench.c */
+int bench(struct sim *s);
+
+#endif

@@ -1,0 +1,192 @@
+/*
+ * faults.c - where dqr-sim's faults fall and what one does: the random
+ * streams, the cables that may fail, whether the cables left still join
+ * the fabric, and one link failure followed by DQR's update.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/topo_diff.h"
+#include "util/timing.h"
+#include "util/union_find.h"
+#include "dqr_sim.h"
+
+/*
+ * splitmix64: small, fast and good enough to pick links; each run (and
+ * trial) gets its own stream from the seed, so a run's fault sequence
+ * depends on the seed and its number only, not on the mode or on other
+ * runs: every mode sees the same faults.
+ */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+uint64_t rng_stream(uint64_t seed, uint64_t stream, uint64_t index)
+{
+	uint64_t s = seed ^ (stream * 0xd1b54a32d192ed03ull);
+
+	s ^= rng_next(&s) + index * 0x9e3779b97f4a7c15ull;
+	rng_next(&s);
+	return s;
+}
+
+/* Uniform in 0 .. n-1 (n < 2^32; the bias of 32x32 bits is negligible). */
+uint32_t rng_below(uint64_t *s, uint32_t n)
+{
+	return (uint32_t)(((rng_next(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* port: a linked port */
+static int is_candidate(const struct dqr_fabric *f, uint32_t port,
+			int ca_links)
+{
+	uint32_t peer = dqr_peer_port(f, port);
+	int sa, sb;
+
+	/* each cable once, from its lower end */
+	if (peer < port)
+		return 0;
+	sa = dqr_is_switch(f, f->ports[port].node);
+	sb = dqr_is_switch(f, f->ports[peer].node);
+	return (sa && sb) || (ca_links && (sa || sb));
+}
+
+/* The fabric's size and the cables a fault may take. */
+int scale_build(struct sim_scale *sc, const struct dqr_fabric *f,
+		int ca_links)
+{
+	uint32_t i, lid, port, n = 0;
+	unsigned pn;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->switches = f->num_switches;
+	sc->end_ports = dqr_fabric_count_end_ports(f);
+	for (lid = 1; lid <= f->max_lid; lid++)
+		sc->lids += dqr_lid_owner(f, lid) != DQR_NONE;
+	sc->entries = (uint64_t)sc->switches * sc->lids;
+	/* every source but the LID's owner sends to each LID */
+	if (sc->switches + sc->end_ports)
+		sc->pairs = (uint64_t)sc->lids *
+			    (sc->switches + sc->end_ports - 1);
+	sc->cand = malloc(sizeof(uint32_t) * (f->num_ports + 1));
+	sc->linked_node = calloc(f->num_nodes + 1, 1);
+	if (!sc->cand || !sc->linked_node)
+		return -1;
+	/* port order: a run's faults depend on the order of cand */
+	for (i = 0; i < f->num_nodes; i++)
+		dqr_for_each_linked_port(f, i, pn) {
+			sc->linked_node[i] = 1;
+			port = dqr_port_index(f, i, pn);
+			if (is_candidate(f, port, ca_links))
+				sc->cand[n++] = port;
+		}
+	sc->num_cand = n;
+	return 0;
+}
+
+void scale_release(struct sim_scale *sc)
+{
+	free(sc->cand);
+	free(sc->linked_node);
+	memset(sc, 0, sizeof(*sc));
+}
+
+/*
+ * 1 when the nodes with a cable in the reference (only the CAs and
+ * routers among them: ends_only) are not all in one tree of parent.
+ */
+static int apart(const struct dqr_fabric *f, const uint8_t *linked,
+		 uint32_t *parent, int ends_only)
+{
+	uint32_t i, a, root = DQR_NONE;
+
+	for (i = 0; i < f->num_nodes; i++) {
+		if (!linked[i] || (ends_only && dqr_is_switch(f, i)))
+			continue;
+		a = dqr_uf_root(parent, i);
+		if (root == DQR_NONE)
+			root = a;
+		else if (a != root)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * 1 when the cables left no longer join every node that had one: some
+ * pairs are then beyond any routing.  parent: num_nodes scratch.
+ */
+int fabric_split(const struct dqr_fabric *f, const uint8_t *linked,
+		 uint32_t *parent)
+{
+	uint32_t i, a, b;
+	unsigned pn;
+
+	for (i = 0; i < f->num_nodes; i++)
+		parent[i] = i;
+	for (i = 0; i < f->num_nodes; i++)
+		dqr_for_each_linked_port(f, i, pn) {
+			a = dqr_uf_root(parent, i);
+			b = dqr_uf_root(parent, dqr_peer_node(f,
+					dqr_port_index(f, i, pn)));
+			if (a != b)
+				parent[a] = b;
+		}
+	return apart(f, linked, parent, 0);
+}
+
+/*
+ * 1 when, after fabric_split() filled parent, the CAs (and routers) that
+ * had a cable are no longer all joined: endpoints are cut off from each
+ * other, which no routing can mend.
+ */
+int ends_split(const struct dqr_fabric *f, const uint8_t *linked,
+	       uint32_t *parent)
+{
+	return apart(f, linked, parent, 1);
+}
+
+/*
+ * Fails the cable at port in cur and reconfigures r, as the plugin does
+ * after a sweep: project the cabling onto the reference, then update.
+ * Fills *res (and *ms_project when not NULL) and returns the update's
+ * code; *projp receives the projection (free it).  DQR_RECON_NOMEM when
+ * out of memory.
+ */
+int fail_one(struct dqr_recon *r, struct dqr_fabric *cur,
+	     uint32_t port, const struct dqr_reroute_opts *ro,
+	     struct dqr_fabric **projp, struct dqr_recon_result *res,
+	     double *ms_project)
+{
+	struct dqr_topo_diff d;
+	struct dqr_fabric *proj;
+	double t0 = dqr_now_ms();
+	int ret;
+
+	dqr_fabric_unlink_port(cur, port);
+	proj = dqr_fabric_project(r->ref, cur, &d);
+	if (ms_project)
+		*ms_project = dqr_now_ms() - t0;
+	if (!proj)
+		return DQR_RECON_NOMEM;
+	if (!dqr_topo_diff_degraded_only(&d)) {
+		/* removing a cable cannot add anything: a lib bug */
+		fprintf(stderr, PROG ": projection sees new cables or "
+			"nodes after a link removal\n");
+		dqr_topo_diff_release(&d);
+		dqr_fabric_free(proj);
+		return DQR_RECON_NOMEM;
+	}
+	ret = dqr_recon_update(r, proj, &d, ro, res);
+	dqr_topo_diff_release(&d);
+	*projp = proj;
+	return ret;
+}
+
+/* ok: the run passed fault k (on one layer or two) */

@@ -1,0 +1,165 @@
+/*
+ * input.c - dqr-sim's fabric and start tables: generated and routed by
+ * lib's reference routing, or read from a subnet's dumps; and the fat
+ * tree that the reroute preference and --vl-layers need.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/topo_gen.h"
+#include "io/lft_read.h"
+#include "io/topo_read.h"
+#include "repair/uturn_repair.h"
+#include "routing/ref_routing.h"
+#include "dqr_sim.h"
+
+static int load_generated(const struct sim_opts *o, struct sim_input *in)
+{
+	struct dqr_gen_place *places = NULL;
+	struct dqr_gen_spec spec;
+	enum dqr_ref_kind kind;
+	char err[512];
+
+	if (dqr_gen_parse(o->spec, &spec, err, sizeof(err))) {
+		fprintf(stderr, PROG ": --fabric %s: %s\n", o->spec, err);
+		return -1;
+	}
+	in->f = dqr_gen_build_places(&spec, &places, err, sizeof(err));
+	if (!in->f) {
+		fprintf(stderr, PROG ": --fabric %s: %s\n", o->spec, err);
+		return -1;
+	}
+	kind = o->routing == DQR_REF_AUTO ? dqr_ref_auto(&spec) : o->routing;
+	if (dqr_ref_route(in->f, &spec, places, kind, &in->t, err,
+			  sizeof(err))) {
+		fprintf(stderr, PROG ": routing %s on %s: %s\n",
+			dqr_ref_name(kind), o->spec, err);
+		free(places);
+		return -1;
+	}
+	free(places);
+	dqr_gen_format(&spec, in->name, sizeof(in->name));
+	dqr_gen_describe(&spec, in->describe, sizeof(in->describe));
+	snprintf(in->routing, sizeof(in->routing), "%s", dqr_ref_name(kind));
+	return 0;
+}
+
+static int load_files(const struct sim_opts *o, struct sim_input *in)
+{
+	struct dqr_lft_read_info info;
+	char err[512];
+
+	in->f = dqr_read_topology(o->topo_path, err, sizeof(err));
+	if (!in->f) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return -1;
+	}
+	in->t = dqr_read_lfts(in->f, o->lfts_path, &info, err, sizeof(err));
+	if (!in->t) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return -1;
+	}
+	if (info.quirk_missing_top_lid) {
+		/* dump_fts 44.0 drops that block: unknown, not unrouted */
+		fprintf(stderr, PROG ": warning: LID %u is missing from every "
+			"switch in %s (dump_fts quirk); it is left out\n",
+			info.quirk_missing_top_lid, o->lfts_path);
+		dqr_fabric_forget_lid(in->f, info.quirk_missing_top_lid);
+	}
+	if (info.switches_missing)
+		fprintf(stderr, PROG ": warning: %u switches have no table "
+			"in %s\n", info.switches_missing, o->lfts_path);
+	dqr_lft_read_info_release(&info);
+	snprintf(in->name, sizeof(in->name), "%s", o->topo_path);
+	snprintf(in->routing, sizeof(in->routing), "file");
+	snprintf(in->describe, sizeof(in->describe),
+		 "%u switches, %u end ports, tables from %s",
+		 in->f->num_switches, dqr_fabric_count_end_ports(in->f),
+		 o->lfts_path);
+	return 0;
+}
+
+/*
+ * Every switch forgets its routes to the other switches' LIDs, so that
+ * dqr_recon_start fills them: the paper's fat-tree experiment starts from
+ * OpenSM's ftree tables, which leave switch-to-switch pairs unrouted, and
+ * lets DQR place the U-turns those pairs need.
+ */
+static void unroute_switch_lids(const struct dqr_fabric *f,
+				struct dqr_lfts *t)
+{
+	uint32_t lid, owner, sw;
+
+	for (lid = 1; lid <= f->max_lid && lid < t->lid_count; lid++) {
+		owner = dqr_lid_owner(f, lid);
+		if (owner == DQR_NONE || f->ports[owner].num ||
+		    !dqr_is_switch(f, f->ports[owner].node))
+			continue;
+		for (sw = 0; sw < t->num_switches; sw++)
+			if (f->switches[sw] != f->ports[owner].node)
+				dqr_lft_set(t, sw, lid, DQR_NO_PATH);
+	}
+}
+
+void input_release(struct sim_input *in)
+{
+	dqr_fabric_free(in->f);
+	dqr_lfts_free(in->t);
+	in->f = NULL;
+	in->t = NULL;
+}
+
+/*
+ * After base=uturn the plugin lets DQR prefer the FT paper's reroutes; so
+ * does the simulator, on the tree of the reference topology (projections
+ * keep its switch and port indices, which is all the tree refers to).
+ * The re-routing layer needs the same tree for its levels, whatever the
+ * routing.
+ */
+static int setup_ftree(struct sim *s)
+{
+	int bias = s->o->routing == DQR_REF_UTURN && !s->o->no_uturn_bias;
+	char err[512];
+
+	if (!bias && !s->o->vl_layers)
+		return 0;
+	if (dqr_ftree_detect(s->in.f, &s->ft, err, sizeof(err))) {
+		fprintf(stderr, PROG ": %s%s: %s\n", s->o->vl_layers ?
+			"--vl-layers needs a fat tree: " : "", s->in.name,
+			err);
+		return -1;
+	}
+	if (bias)
+		dqr_uturn_repair_opts(s->ft, &s->ro);
+	if (s->o->stretch >= 0) {
+		s->ro.stretch_on = 1;
+		s->ro.stretch = (uint32_t)s->o->stretch;
+	}
+	return 0;
+}
+
+const char *bias_name(const struct sim *s)
+{
+	return s->ro.bias == dqr_uturn_bias ? "uturn" : "none";
+}
+
+int load_input(struct sim *s)
+{
+	int ret;
+
+	s->ro = s->o->ro;
+	if (s->o->spec)
+		ret = load_generated(s->o, &s->in);
+	else
+		ret = load_files(s->o, &s->in);
+	if (!ret)
+		ret = setup_ftree(s);
+	if (ret || !s->o->unroute_sw)
+		return ret;
+	unroute_switch_lids(s->in.f, s->in.t);
+	/* the name says which tables the figures start from */
+	strncat(s->in.routing, "+dqr-switch-lids",
+		sizeof(s->in.routing) - strlen(s->in.routing) - 1);
+	return 0;
+}

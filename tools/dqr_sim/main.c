@@ -1,0 +1,421 @@
+/*
+ * dqr-sim - the evaluation of the DQR paper, section V, offline.
+ *
+ * A fabric (generated and routed by lib's reference routing, or read with
+ * its tables from a real subnet) loses random links one after the other;
+ * DQR reconfigures after each loss.  Over many runs this gives, per number
+ * of faults, the probability that the result is connected and deadlock
+ * free, what the reconfiguration touched and what it cost.  --bench times
+ * single faults from the start state instead.
+ *
+ * With --routing uturn the fat tree is recognised once from the cabling
+ * and DQR prefers the FT paper's reroutes (uturn_repair.h), as the plugin
+ * does after base=uturn; --no-uturn-bias leaves DQR's search without
+ * that preference, so that the two can be compared on the same faults.
+ *
+ * With --vl-layers (fat trees) an update that leaves connected entries
+ * without a route in the one layer is answered as the plugin answers it:
+ * the FT paper's re-routing layer fills them outside the channel list and
+ * lays the routing on two VLs (rerouting_layer.h).  When that is usable
+ * the state counts as served on two layers and the run goes on; the fill
+ * is made again after every later update, from what recon then leaves
+ * unrouted, until the one layer holds everything again.
+ *
+ * Every run starts from one copy of the state dqr_recon_start() built, so
+ * the channel list is built (and timed) once.  A run stops at its first
+ * failure and counts as failed for every later fault, as in the paper.
+ * A fault that splits the fabric is no failure of DQR: the pairs it
+ * separates are reported apart, and the run succeeds when every pair that
+ * a cable path still joins is routed.
+ *
+ * Exit status: 0; 1 when a verification failed (a bug: DQR claims deadlock
+ * freedom and connectivity by construction) or when DQR could not
+ * complete the start tables; 2 for bad usage or input.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options/options.h"
+#include "dqr_sim.h"
+
+#define MAX_FAULTS 1000
+#define DEFAULT_RUNS 500
+#define DEFAULT_FAULTS 10
+#define DEFAULT_TRIALS 200
+
+static void usage(FILE *out)
+{
+	struct dqr_options d;
+
+	dqr_options_init(&d);
+	fprintf(out,
+"usage: dqr-sim [options] --fabric SPEC\n"
+"       dqr-sim [options] --topology FILE --lfts FILE\n"
+"input:\n"
+"  --fabric SPEC        generated fabric (kary:K,N fattree2:R fattree3:R\n"
+"                       mesh:AxB torus:AxB hypercube:D; see dqr-genfabric)\n"
+"  --routing NAME       its base routing: auto (default), ftree-mod, dor,\n"
+"                       dor-wrap, ecube, updn, uturn (any fat tree; DQR\n"
+"                       then prefers the FT paper's reroutes)\n"
+"  --no-uturn-bias      with uturn: DQR without that preference\n"
+"  --topology FILE      ibnetdiscover output (or ibsim net file with LIDs)\n"
+"  --lfts FILE          dump_fts output or OpenSM's opensm-lfts.dump\n"
+"  --dqr-switch-lids    clear the entries towards switch LIDs first: DQR\n"
+"                       routes switch-to-switch traffic itself, as in the\n"
+"                       paper's fat-tree experiment\n"
+"  --vl-layers          fat trees: when one layer fails, route what it\n"
+"                       left on the FT paper's re-routing layer (two VLs), as\n"
+"                       the plugin does; the run goes on when that holds\n"
+"  --stretch N          with --vl-layers: one-layer routes more than N\n"
+"                       (0..4) links above the shortest go to the layer,\n"
+"                       as the plugin's stretch=N with qos on\n"
+"experiment:\n"
+"  --runs N             runs (default 500)\n"
+"  --faults K           successive random link faults per run (default 10)\n"
+"  --seed S             seed of the fault sequences (default 1)\n"
+"  --ca-links           CA links may fail too (default: switch links only)\n"
+"  --mode MODE          end-to-end or local (default %s, as the plugin)\n"
+"  --turns TURNS        each or path (default %s, as the plugin)\n"
+"  --verify POLICY      all, last, sample:N (every Nth run) or none;\n"
+"                       default all below 2000 LIDs, else sample:50\n"
+"output:\n"
+"  --json               one JSON object instead of the table\n"
+"  --data FILE          per-step table for gnuplot\n"
+"benchmark:\n"
+"  --bench              time single faults from the start state instead\n"
+"  --trials N           faults the benchmark times (default 200)\n"
+"  -h, --help           this text\n"
+"exit status: 0 done, 1 a verification failed or DQR could not complete\n"
+"the start tables, 2 bad usage or input\n",
+		dqr_mode_names[d.mode], dqr_turns_names[d.turns]);
+}
+
+/* Strict unsigned decimal in min .. max; -1 when s is not one. */
+static int parse_uint(const char *s, unsigned long long min,
+		      unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_choice(const char *s, const char *const *names, int *out)
+{
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(s, names[i])) {
+			*out = i;
+			return 0;
+		}
+	return -1;
+}
+
+static int parse_verify(const char *s, struct sim_opts *o)
+{
+	unsigned long long n;
+
+	if (!strcmp(s, "all"))
+		o->verify = VERIFY_ALL;
+	else if (!strcmp(s, "last"))
+		o->verify = VERIFY_LAST;
+	else if (!strcmp(s, "none"))
+		o->verify = VERIFY_NONE;
+	else if (!strncmp(s, "sample:", 7) &&
+		 !parse_uint(s + 7, 1, UINT32_MAX, &n)) {
+		o->verify = VERIFY_SAMPLE;
+		o->verify_every = (unsigned)n;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+static int bad_value(const char *opt, const char *val, const char *what)
+{
+	fprintf(stderr, PROG ": --%s takes %s, not '%s'\n", opt, what, val);
+	return -1;
+}
+
+/* One option; -1 after a message when its value is bad. */
+static int apply_option(struct sim_opts *o, int c, const char *name,
+			const char *arg)
+{
+	unsigned long long n;
+	int k;
+
+	switch (c) {
+	case 'f':
+		o->spec = arg;
+		break;
+	case 'r':
+		if (dqr_ref_parse(arg, &o->routing))
+			return bad_value(name, arg, "auto, ftree-mod, dor, "
+					 "dor-wrap, ecube, updn or uturn");
+		o->routing_set = 1;
+		break;
+	case 'T':
+		o->topo_path = arg;
+		break;
+	case 'L':
+		o->lfts_path = arg;
+		break;
+	case 'n':
+		if (parse_uint(arg, 1, 100000000, &n))
+			return bad_value(name, arg, "a number of runs >= 1");
+		o->runs = (unsigned)n;
+		break;
+	case 'k':
+		if (parse_uint(arg, 1, MAX_FAULTS, &n))
+			return bad_value(name, arg, "a number of faults, 1 to "
+					 "1000");
+		o->faults = (unsigned)n;
+		break;
+	case 's':
+		if (parse_uint(arg, 0, UINT64_MAX, &n))
+			return bad_value(name, arg, "an unsigned number");
+		o->seed = n;
+		break;
+	case 'c':
+		o->ca_links = 1;
+		break;
+	case 'S':
+		o->unroute_sw = 1;
+		break;
+	case 'B':
+		o->no_uturn_bias = 1;
+		break;
+	case 'V':
+		o->vl_layers = 1;
+		break;
+	case 'X':
+		if (parse_uint(arg, 0, 4, &n))
+			return bad_value(name, arg, "0 .. 4");
+		o->stretch = (int)n;
+		break;
+	case 'm':
+		if (parse_choice(arg, dqr_mode_names, &k))
+			return bad_value(name, arg, "end-to-end or local");
+		o->ro.mode = k;
+		break;
+	case 't':
+		if (parse_choice(arg, dqr_turns_names, &k))
+			return bad_value(name, arg, "each or path");
+		o->ro.turns = k;
+		break;
+	case 'v':
+		if (parse_verify(arg, o))
+			return bad_value(name, arg, "all, last, sample:N or "
+					 "none");
+		break;
+	case 'j':
+		o->json = 1;
+		break;
+	case 'd':
+		o->data_path = arg;
+		break;
+	case 'b':
+		o->bench = 1;
+		break;
+	case 'N':
+		if (parse_uint(arg, 1, 10000000, &n))
+			return bad_value(name, arg, "a number of trials >= 1");
+		o->trials = (unsigned)n;
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The input options must name exactly one input, and no option may be
+ * given where it does nothing: silently ignored, it would make two runs
+ * look compared.
+ */
+static int check_input_options(const struct sim_opts *o)
+{
+	const struct {
+		int breached;
+		const char *msg;
+	} rules[] = {
+		{ o->spec && (o->topo_path || o->lfts_path),
+		  "--fabric excludes --topology and --lfts" },
+		{ !o->spec && !(o->topo_path && o->lfts_path),
+		  "give --fabric SPEC, or --topology FILE with --lfts FILE" },
+		{ !o->spec && o->routing_set,
+		  "--routing applies to --fabric only; --lfts gives the "
+		  "tables" },
+		{ o->no_uturn_bias && o->routing != DQR_REF_UTURN,
+		  "--no-uturn-bias applies to --routing uturn only" },
+		{ o->stretch >= 0 && !o->vl_layers,
+		  "--stretch needs --vl-layers (what it leaves, only the "
+		  "layer can route)" },
+		{ o->vl_layers && o->bench,
+		  "--vl-layers applies to the fault runs, not to --bench" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (rules[i].breached) {
+			fprintf(stderr, PROG ": %s\n", rules[i].msg);
+			return -1;
+		}
+	return 0;
+}
+
+/* 0 to go on, 1 after --help, -1 (message printed) for bad usage. */
+static int parse_args(int argc, char **argv, struct sim_opts *o)
+{
+	static const struct option opts[] = {
+		{ "fabric", required_argument, NULL, 'f' },
+		{ "routing", required_argument, NULL, 'r' },
+		{ "topology", required_argument, NULL, 'T' },
+		{ "lfts", required_argument, NULL, 'L' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "faults", required_argument, NULL, 'k' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "ca-links", no_argument, NULL, 'c' },
+		{ "dqr-switch-lids", no_argument, NULL, 'S' },
+		{ "no-uturn-bias", no_argument, NULL, 'B' },
+		{ "vl-layers", no_argument, NULL, 'V' },
+		{ "stretch", required_argument, NULL, 'X' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "turns", required_argument, NULL, 't' },
+		{ "verify", required_argument, NULL, 'v' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "data", required_argument, NULL, 'd' },
+		{ "bench", no_argument, NULL, 'b' },
+		{ "trials", required_argument, NULL, 'N' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct dqr_options defaults;
+	int c, idx;
+
+	memset(o, 0, sizeof(*o));
+	o->runs = DEFAULT_RUNS;
+	o->faults = DEFAULT_FAULTS;
+	o->trials = DEFAULT_TRIALS;
+	o->seed = 1;
+	o->stretch = -1;
+	/* the plugin's defaults, so that the figures describe what runs */
+	dqr_options_init(&defaults);
+	o->ro.mode = defaults.mode;
+	o->ro.turns = defaults.turns;
+	opterr = 0;
+	for (;;) {
+		idx = -1;
+		c = getopt_long(argc, argv, "h", opts, &idx);
+		if (c == -1)
+			break;
+		if (c == 'h') {
+			usage(stdout);
+			return 1;
+		}
+		if (c == '?' || c == ':') {
+			fprintf(stderr, PROG ": bad option '%s' (unknown, or "
+				"its value is missing)\n", argv[optind - 1]);
+			usage(stderr);
+			return -1;
+		}
+		if (apply_option(o, c, idx >= 0 ? opts[idx].name : "?",
+				 optarg))
+			return -1;
+	}
+	if (optind < argc) {
+		fprintf(stderr, PROG ": unexpected argument '%s'\n",
+			argv[optind]);
+		usage(stderr);
+		return -1;
+	}
+	return check_input_options(o);
+}
+
+/* Runs what the options ask for; the exit status. */
+static int execute(struct sim *s)
+{
+	FILE *data = NULL;
+	int ret;
+
+	if (load_input(s))
+		return 2;
+	if (scale_build(&s->sc, s->in.f, s->o->ca_links))
+		goto nomem;
+	ret = start(s);
+	if (ret > 0)
+		return ret;
+	if (ret < 0)
+		goto nomem;
+	if (!s->sc.num_cand || (!s->o->bench &&
+				s->o->faults > s->sc.num_cand)) {
+		fprintf(stderr, PROG ": %s has %u %s, fewer than the %u "
+			"faults asked for\n", s->in.name, s->sc.num_cand,
+			fault_kind(s->o), s->o->bench ? 1 : s->o->faults);
+		return 2;
+	}
+	if (s->o->bench) {
+		if (bench(s))
+			goto nomem;
+		return s->verify_failures ? 1 : 0;
+	}
+	if (s->o->data_path) {
+		data = fopen(s->o->data_path, "w");
+		if (!data) {
+			fprintf(stderr, PROG ": cannot write %s: %s\n",
+				s->o->data_path, strerror(errno));
+			return 2;
+		}
+	}
+	if (simulate(s)) {
+		if (data)
+			fclose(data);
+		goto nomem;
+	}
+	if (s->o->json)
+		print_json(s);
+	else
+		print_text(s);
+	if (data && write_data(s, data, s->o->data_path))
+		return 2;
+	if (s->verify_failures)
+		fprintf(stderr, PROG ": %u verification failures: DQR "
+			"produced tables that are not what it claims\n",
+			s->verify_failures);
+	return s->verify_failures ? 1 : 0;
+nomem:
+	fprintf(stderr, PROG ": out of memory\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct sim_opts o;
+	struct sim s;
+	int ret;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret)
+		return ret > 0 ? 0 : 2;
+	memset(&s, 0, sizeof(s));
+	s.o = &o;
+	ret = execute(&s);
+	steps_free(&s, o.faults);
+	scale_release(&s.sc);
+	pristine_release(&s.p);
+	input_release(&s.in);
+	dqr_ftree_free(s.ft);
+	free(s.mlt.v);
+	return ret;
+}
