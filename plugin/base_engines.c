@@ -1,5 +1,6 @@
 /*
- * base_engines.c - running OpenSM's routing engines on the plugin's behalf.
+ * base_engines.c - running OpenSM's routing engines on the plugin's behalf:
+ * the bottom of the plugin, called by dqr_engine.c.
  */
 #include <string.h>
 

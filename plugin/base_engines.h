@@ -1,6 +1,7 @@
 /*
  * base_engines.h - OpenSM's own routing engines, run by the dqr engine for
- * the initial routing.
+ * the initial routing.  The bottom of the plugin: called by dqr_engine.c,
+ * calls only OpenSM.
  *
  * Each base engine lives in a private struct osm_routing_engine that its
  * exported setup function fills, exactly as OpenSM would fill its own.
@@ -69,6 +70,17 @@ int dqr_bases_fwd_tables(struct dqr_bases *b, int choice);
 static inline const char *dqr_base_name(const struct dqr_base *base)
 {
 	return dqr_base_engine_name(base->id);
+}
+
+/*
+ * lash, nue, dfsssp and torus-2QoS break the cycles of their routes by
+ * putting them on different virtual lanes (that is what their path_sl
+ * is for).  The graph dqr builds has one layer, so a cycle in it proves
+ * no deadlock for them.  1 when the base whose tables stand is one.
+ */
+static inline int dqr_bases_layered(const struct dqr_bases *b)
+{
+	return b->ran && b->ran->re.path_sl;
 }
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * dqr_engine.c - the routing engine 'dqr': a base engine's routing,
- * modelled and verified before OpenSM uploads it.
+ * modelled and verified before OpenSM uploads it.  OpenSM calls it; it
+ * calls the DQR pass (dqr_reconfig.c) and the modules below.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -12,7 +13,10 @@
 #include <opensm/osm_opensm.h>
 
 #include "dqr_engine.h"
-#include "routes/route_walk.h"
+#include "dqr_layers.h"
+#include "dqr_reconfig.h"
+#include "dqr_report.h"
+#include "dqr_transition.h"
 #include "routing/uturn_route.h"
 #include "subnet_model.h"
 #include "util/timing.h"
@@ -27,7 +31,7 @@ struct dqr_ctx *dqr_ctx_new(osm_opensm_t *osm, const struct dqr_options *o)
 	ctx->osm = osm;
 	ctx->opts = *o;
 	dqr_bases_init(&ctx->bases, osm);
-	if (dqr_xfer_init(ctx)) {
+	if (dqr_transition_init(ctx)) {
 		free(ctx);
 		return NULL;
 	}
@@ -49,7 +53,7 @@ void dqr_ctx_free(struct dqr_ctx *ctx)
 {
 	if (!ctx)
 		return;
-	dqr_xfer_destroy(ctx);
+	dqr_transition_destroy(ctx);
 	dqr_bases_destroy(&ctx->bases);
 	dqr_recon_drop(ctx);
 	drop_last_pass(ctx);
@@ -133,7 +137,8 @@ static void log_uturn(struct dqr_ctx *ctx, const struct dqr_ftree *ft,
 		"levels, %u switch groups, %u end ports; %" PRIu64 " switch "
 		"entries towards switches need a U-turn (%" PRIu64 " turn "
 		"at their group's U-turn switch, %" PRIu64 " elsewhere, %"
-		PRIu64 " turn further down), %" PRIu64 " left to DQR, %.1f ms\n",
+		PRIu64 " turn further down), %" PRIu64 " left to DQR, %.1f "
+		"ms\n",
 		ft->num_levels, ft->num_groups, ft->num_end, st->uturn_entries,
 		st->at_group_uturn, st->elsewhere, st->down_first,
 		st->unrouted, st->us / 1e3);
@@ -362,7 +367,7 @@ static void dqr_destroy(void *context)
 	struct dqr_ctx *ctx = context;
 
 	/* OpenSM frees the re right after this: forget it */
-	dqr_xfer_destroy(ctx);
+	dqr_transition_destroy(ctx);
 	dqr_bases_destroy(&ctx->bases);
 	dqr_recon_drop(ctx);
 	ctx->re = NULL;

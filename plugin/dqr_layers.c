@@ -1,5 +1,6 @@
 /*
- * dqr_layers.c - the FT paper's re-routing layer inside OpenSM.
+ * dqr_layers.c - the FT paper's re-routing layer inside OpenSM.  Called
+ * by dqr_reconfig.c (and dqr_engine.c for the hook); calls no other module.
  *
  * On a fat tree routed by base=uturn, when DQR cannot hold a repair in
  * one layer (recon leaves entries without a legal route), the entries
@@ -21,7 +22,7 @@
 #include <opensm/osm_opensm.h>
 #include <opensm/osm_switch.h>
 
-#include "dqr_engine.h"
+#include "dqr_layers.h"
 
 static uint8_t layer_path_sl(void *context, uint8_t hint,
 			     const ib_net16_t slid, const ib_net16_t dlid)
@@ -210,7 +211,8 @@ int dqr_layers_update(struct dqr_ctx *ctx, int recon_ret,
 	if (!ctx->opts.vl_layer || !ctx->ran_uturn || !ctx->ftree) {
 		if (ctx->opts.vl_layer)
 			OSM_LOG(log, OSM_LOG_INFO, "dqr: the re-routing layer "
-				"needs the fat tree of base=uturn; none here\n");
+				"needs the fat tree of base=uturn; none "
+				"here\n");
 		deactivate(ctx);
 		return -1;
 	}

@@ -8,6 +8,9 @@
  *
  * OpenSM loads event plugins before it sets its routing engines up, so
  * registering 'dqr' from create() makes the name known in time.
+ *
+ * The top of the plugin: calls the engine (dqr_engine.h), and hands
+ * OpenSM's events to the transition driver (dqr_transition.h).
  */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
@@ -20,6 +23,7 @@
 #include <opensm/osm_version.h>
 
 #include "dqr_engine.h"
+#include "dqr_transition.h"
 #include "options/options.h"
 
 #ifndef PACKAGE_VERSION
@@ -89,7 +93,7 @@ static void dqr_report(void *plugin_data, osm_epi_event_id_t event_id,
 	(void)event_data;
 	/* every LFT Set of a pass answered: a staged transition goes on */
 	if (event_id == OSM_EVENT_ID_UCAST_ROUTING_DONE)
-		dqr_xfer_routing_done(plugin_data);
+		dqr_transition_routing_done(plugin_data);
 }
 
 osm_event_plugin_t osm_event_plugin = {

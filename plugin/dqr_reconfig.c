@@ -1,7 +1,8 @@
 /*
  * dqr_reconfig.c - DQR inside OpenSM: deciding at the start of a routing
  * pass whether DQR can serve it, starting DQR after a base routing, and
- * running a DQR pass.
+ * running a DQR pass.  Called by dqr_engine.c; calls dqr_layers.c,
+ * dqr_transition.c, dqr_report.c and the OpenSM glue below them.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,11 +12,14 @@
 /* first: it decides the layout of OpenSM's structs (perfmgr, pthread) */
 #include <opensm/osm_config.h>
 #include <opensm/osm_opensm.h>
-#include <opensm/osm_switch.h>
 
-#include "dqr_engine.h"
+#include "dqr_layers.h"
+#include "dqr_reconfig.h"
+#include "dqr_report.h"
+#include "dqr_transition.h"
 #include "repair/uturn_repair.h"
 #include "subnet_model.h"
+#include "switch_tables.h"
 #include "util/timing.h"
 
 static void drop_plan(struct dqr_ctx *ctx)
@@ -48,108 +52,6 @@ static void reroute_opts(const struct dqr_ctx *ctx, struct dqr_reroute_opts *o)
 		dqr_uturn_repair_opts(ctx->ftree, o);
 }
 
-/*
- * Calls fn for every OpenSM switch that f knows, with its switch index in
- * f: tables of the model and OpenSM's switches meet by node GUID.
- */
-static int each_switch(struct dqr_ctx *ctx, const struct dqr_fabric *f,
-		       void (*fn)(osm_switch_t *p_sw, uint32_t sw, void *arg),
-		       void *arg)
-{
-	cl_qmap_t *tbl = &ctx->osm->subn.sw_guid_tbl;
-	struct dqr_node_index *ix = dqr_node_index_build(f);
-	cl_map_item_t *item;
-
-	if (!ix)
-		return -1;
-	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
-	     item = cl_qmap_next(item)) {
-		osm_switch_t *p_sw = (osm_switch_t *)item;
-		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(p_sw->p_node));
-		uint32_t node = dqr_node_index_guid(ix, guid);
-
-		if (node != DQR_NONE && dqr_is_switch(f, node))
-			fn(p_sw, f->nodes[node].sw_index, arg);
-	}
-	dqr_node_index_free(ix);
-	return 0;
-}
-
-/* The LIDs of t that p_sw's tables have room for: 1 .. top. */
-static uint32_t top_lid(const osm_switch_t *p_sw, const struct dqr_lfts *t,
-			const uint8_t *table)
-{
-	uint32_t top = p_sw->max_lid_ho;
-
-	if (!table)
-		return 0;
-	if (top >= t->lid_count)
-		top = t->lid_count - 1;
-	if (top >= p_sw->lft_size)
-		top = p_sw->lft_size - 1;
-	return top;
-}
-
-static void write_one(osm_switch_t *p_sw, uint32_t sw, void *arg)
-{
-	const struct dqr_lfts *t = arg;
-	uint32_t lid, top = top_lid(p_sw, t, p_sw->new_lft);
-
-	for (lid = 1; lid <= top; lid++)
-		p_sw->new_lft[lid] = dqr_lft_get(t, sw, lid);
-}
-
-/*
- * Copies t into every switch's new_lft.  new_lft starts the pass as all
- * OSM_NO_PATH; afterwards OpenSM sends only the 64-LID blocks that differ
- * from what the switch holds, so unchanged entries cost nothing.  -1
- * (logged) when nothing could be written: the pass must then fail rather
- * than upload empty tables.
- */
-int dqr_write_tables(struct dqr_ctx *ctx, const struct dqr_fabric *f,
-		     const struct dqr_lfts *t)
-{
-	if (!each_switch(ctx, f, write_one, (void *)t))
-		return 0;
-	OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ19: dqr: out of memory "
-		"writing the tables; failing this routing pass\n");
-	return -1;
-}
-
-static void read_one(osm_switch_t *p_sw, uint32_t sw, void *arg)
-{
-	struct dqr_lfts *t = arg;
-	uint32_t lid, top = top_lid(p_sw, t, p_sw->lft);
-
-	for (lid = 1; lid <= top; lid++)
-		dqr_lft_set(t, sw, lid, p_sw->lft[lid]);
-}
-
-/*
- * What OpenSM believes the switches hold (p_sw->lft: what was uploaded
- * and answered), in the indices of f, which must be those of target.
- * A switch OpenSM no longer has (a switch fault) keeps target's row:
- * nothing can be uploaded to it, so a plan must not count its entries.
- * NULL when out of memory.
- */
-struct dqr_lfts *dqr_read_held(struct dqr_ctx *ctx,
-			       const struct dqr_fabric *f,
-			       const struct dqr_lfts *target)
-{
-	struct dqr_lfts *t = dqr_lfts_clone(target);
-
-	if (t && each_switch(ctx, f, read_one, t)) {
-		dqr_lfts_free(t);
-		t = NULL;
-	}
-	return t;
-}
-
-/*
- * Step 1 of a pass: model the subnet as it is now and project it onto the
- * reference.  Returns 0 when DQR serves this pass (ctx->proj, ctx->diff
- * set), -1 when the base engine must route (new hardware, no state).
- */
 int dqr_plan_pass(struct dqr_ctx *ctx)
 {
 	osm_log_t *log = &ctx->osm->log;
@@ -200,20 +102,13 @@ static void keep_pass(struct dqr_ctx *ctx, struct dqr_fabric *f,
 	ctx->lfts = t;
 }
 
-/*
- * After a base routing (the model of it is in ctx->fabric/lfts): build
- * the channel list and fill what the base left unrouted.  On success the
- * filled tables are in ctx->lfts (the caller hands them to OpenSM).
- * Returns 0, or -1 when DQR cannot start (logged; the base's tables
- * stand).
- */
 int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 {
 	osm_log_t *log = &ctx->osm->log;
 	struct dqr_reroute_opts o;
 	struct dqr_recon_result res;
 	char base[128];
-	int ret;
+	int ret, layered = dqr_bases_layered(&ctx->bases);
 
 	*filled = 0;
 	dqr_recon_drop(ctx);
@@ -222,13 +117,12 @@ int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 	ret = dqr_recon_start(&ctx->recon, ctx->fabric, ctx->lfts, &o, &res);
 	if (ret == DQR_RECON_CYCLIC) {
 		dqr_recon_release(&ctx->recon);
-		OSM_LOG(log, dqr_base_is_layered(ctx) ? OSM_LOG_INFO :
-			OSM_LOG_ERROR, "%sdqr: the one-layer channel "
-			"dependency graph of base '%s' is cyclic: DQR needs "
-			"a channel list and is off until the next full "
-			"routing; after a fault the base engine routes the "
-			"whole fabric again\n",
-			dqr_base_is_layered(ctx) ? "" : "ERR DQ13: ", base);
+		OSM_LOG(log, layered ? OSM_LOG_INFO : OSM_LOG_ERROR,
+			"%sdqr: the one-layer channel dependency graph of "
+			"base '%s' is cyclic: DQR needs a channel list and is "
+			"off until the next full routing; after a fault the "
+			"base engine routes the whole fabric again\n",
+			layered ? "" : "ERR DQ13: ", base);
 		return -1;
 	}
 	if (ret == DQR_RECON_NOMEM) {
@@ -251,11 +145,6 @@ int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 	return 0;
 }
 
-/*
- * Hands target (indices of f) to OpenSM: stage by stage from the tables
- * the switches hold, or at once for the first routing of the subnet
- * (nothing held yet) and with transition=oneshot.
- */
 int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		  const struct dqr_lfts *target, const char *what)
 {
@@ -269,25 +158,25 @@ int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	 */
 	if (ctx->osm->subn.first_time_master_sweep ||
 	    ctx->opts.transition == DQR_TRANSITION_ONESHOT ||
-	    (!ctx->recon_ready && dqr_base_is_layered(ctx))) {
-		ret = dqr_write_tables(ctx, f, target);
+	    (!ctx->recon_ready && dqr_bases_layered(&ctx->bases))) {
+		ret = dqr_write_tables(ctx->osm, f, target);
 		goto out;
 	}
 	/* the sweep that brings the next stage re-ran the same routing */
-	if (dqr_xfer_same(ctx, f, target)) {
-		ret = dqr_xfer_continue(ctx);
+	if (dqr_transition_same(ctx, f, target)) {
+		ret = dqr_transition_continue(ctx);
 		goto out;
 	}
-	held = dqr_read_held(ctx, f, target);
+	held = dqr_read_held(ctx->osm, f, target);
 	if (!held) {
 		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ23: dqr: out "
 			"of memory reading the tables held; uploading %s at "
 			"once, NOT guaranteed deadlock free\n", what);
-		ret = dqr_write_tables(ctx, f, target);
+		ret = dqr_write_tables(ctx->osm, f, target);
 		goto out;
 	}
 	/* a re-routing layer in force or going: plan around it */
-	ret = dqr_xfer_begin(ctx, f, held, target,
+	ret = dqr_transition_begin(ctx, f, held, target,
 			     ctx->ml_active || ctx->ml_drop ?
 			     ctx->recon.cur : NULL, what);
 out:
@@ -297,10 +186,6 @@ out:
 	return ret;
 }
 
-/*
- * Step 2 of a DQR pass.  Returns 0 when DQR's tables are in new_lft,
- * -1 when the caller must fall back to the base engine.
- */
 int dqr_run_pass(struct dqr_ctx *ctx)
 {
 	osm_log_t *log = &ctx->osm->log;
@@ -319,12 +204,13 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	if (ret == DQR_RECON_OK && !res.ports_failed &&
 	    !res.ports_recovered && !res.diff.entries) {
 		/* a re-route without a change of cabling: nothing to do */
-		if (ctx->xfer.active)
-			return dqr_xfer_continue(ctx);
+		if (ctx->transition.active)
+			return dqr_transition_continue(ctx);
 		OSM_LOG(log, OSM_LOG_VERBOSE, "dqr: routing pass without a "
 			"change of cabling; tables unchanged\n");
-		return dqr_write_tables(ctx, ctx->recon.ref, ctx->ml_active ?
-					ctx->ml.tables : ctx->recon.cur);
+		return dqr_write_tables(ctx->osm, ctx->recon.ref,
+					ctx->ml_active ? ctx->ml.tables :
+					ctx->recon.cur);
 	}
 	ctx->reconfigs++;
 	if (ret == DQR_RECON_NOMEM) {

@@ -1,6 +1,7 @@
 /*
  * dqr_report.c - what the plugin tells the OpenSM log, and the JSON
  * record of every reconfiguration in <dump_files_dir>/dqr-reconfig.log.
+ * Called by dqr_engine.c and dqr_reconfig.c; calls no other module.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,8 +13,10 @@
 #include <opensm/osm_config.h>
 #include <opensm/osm_opensm.h>
 
-#include "dqr_engine.h"
+#include "dqr_report.h"
+#include "routes/route_walk.h"
 #include "util/timing.h"
+#include "verify/verify.h"
 
 /* the cycle's ERROR line shows this many channels at most */
 #define CYCLE_SHOW_MAX 16
@@ -29,17 +32,6 @@ static int fmt_channel(const struct dqr_fabric *f, uint32_t ch, char *buf,
 	p = &f->ports[ch];
 	return snprintf(buf, len, "0x%016" PRIx64 "/%u", f->nodes[p->node].guid,
 			p->num);
-}
-
-/*
- * lash, nue, dfsssp and torus-2QoS break the cycles of their routes by
- * putting them on different virtual lanes (that is what their path_sl
- * is for).  The graph dqr builds has one layer, so a cycle in it proves
- * no deadlock for them.
- */
-int dqr_base_is_layered(const struct dqr_ctx *ctx)
-{
-	return ctx->bases.ran && ctx->bases.ran->re.path_sl;
 }
 
 static void log_cycle(struct dqr_ctx *ctx, const char *what)
@@ -72,7 +64,7 @@ static void log_cycle(struct dqr_ctx *ctx, const char *what)
 			"%s\n", what, c->len, line);
 		return;
 	}
-	if (!ctx->pass_dqr && dqr_base_is_layered(ctx)) {
+	if (!ctx->pass_dqr && dqr_bases_layered(&ctx->bases)) {
 		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
 			"dqr: the tables of %s close a cycle of %u "
 			"channels in the one-layer channel dependency graph; "
@@ -110,7 +102,6 @@ static void log_examples(struct dqr_ctx *ctx)
 	}
 }
 
-/* "ftree" or "updn (auto; failed: ftree)" */
 void dqr_fmt_base(const struct dqr_ctx *ctx, char *buf, size_t len)
 {
 	const struct dqr_bases *b = &ctx->bases;
@@ -156,7 +147,7 @@ static void log_pass(struct dqr_ctx *ctx, const char *what, double ms_model,
 		sw_inv, no_path,
 		!r->cycle_found ? "no" :
 		ctx->ml_active ? "yes (one layer; none on the two VLs)" :
-		!ctx->pass_dqr && dqr_base_is_layered(ctx) ?
+		!ctx->pass_dqr && dqr_bases_layered(&ctx->bases) ?
 		"yes (one layer; base uses SL layers)" : "yes",
 		filled, ms_model, ms_verify);
 }

@@ -3,12 +3,17 @@
  *
  * OpenSM uploads every changed LFT block of a pass at once, so while the
  * upload is under way some switches forward by old entries and some by
- * new ones.  The plan (lib/transition/transition.h) splits the change into stages
- * whose every intermediate state is loop free and deadlock free; here
- * each stage is one routing pass: its tables go into new_lft, OpenSM
- * uploads them and waits until every LFT Set is answered, reports
+ * new ones.  The plan (lib/transition/transition.h) splits the change
+ * into stages whose every intermediate state is loop free and deadlock
+ * free; here each stage is one routing pass: its tables go into new_lft,
+ * OpenSM uploads them and waits until every LFT Set is answered, reports
  * OSM_EVENT_ID_UCAST_ROUTING_DONE, and after the drain delay the next
  * heavy sweep brings the next stage.
+ *
+ * Called by dqr_reconfig.c (begin, continue) and dqr_plugin.c (the
+ * event); calls only switch_tables.c below it.  The drain timer calls
+ * nothing of ours: it asks OpenSM for a sweep, and OpenSM's routing pass
+ * comes back down through the engine to dqr_transition_continue().
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,10 +24,12 @@
 /* first: it decides the layout of OpenSM's structs (perfmgr, pthread) */
 #include <opensm/osm_config.h>
 #include <opensm/osm_opensm.h>
-#include <opensm/osm_switch.h>
 
-#include "dqr_engine.h"
+#include "dqr_transition.h"
+#include "switch_tables.h"
 #include "transition/plan_layered.h"
+#include "transition/record.h"
+#include "transition/transition.h"
 #include "util/timing.h"
 
 #define TRANSITION_DUMP "dqr-transition.dump"
@@ -40,19 +47,19 @@ static void next_stage_due(void *context)
 	osm_sm_signal(&ctx->osm->sm, OSM_SIGNAL_SWEEP);
 }
 
-int dqr_xfer_init(struct dqr_ctx *ctx)
+int dqr_transition_init(struct dqr_ctx *ctx)
 {
-	dqr_plan_init(&ctx->xfer.plan);
-	if (cl_timer_init(&ctx->xfer.timer, next_stage_due, ctx) !=
+	dqr_plan_init(&ctx->transition.plan);
+	if (cl_timer_init(&ctx->transition.timer, next_stage_due, ctx) !=
 	    CL_SUCCESS)
 		return -1;
-	ctx->xfer.timer_ready = 1;
+	ctx->transition.timer_ready = 1;
 	return 0;
 }
 
-static void xfer_drop(struct dqr_ctx *ctx)
+static void transition_drop(struct dqr_ctx *ctx)
 {
-	struct dqr_xfer *x = &ctx->xfer;
+	struct dqr_transition *x = &ctx->transition;
 
 	dqr_plan_release(&x->plan);
 	dqr_plan_init(&x->plan);
@@ -65,14 +72,14 @@ static void xfer_drop(struct dqr_ctx *ctx)
 	x->active = 0;
 }
 
-void dqr_xfer_destroy(struct dqr_ctx *ctx)
+void dqr_transition_destroy(struct dqr_ctx *ctx)
 {
-	if (ctx->xfer.timer_ready) {
-		cl_timer_stop(&ctx->xfer.timer);
-		cl_timer_destroy(&ctx->xfer.timer);
-		ctx->xfer.timer_ready = 0;
+	if (ctx->transition.timer_ready) {
+		cl_timer_stop(&ctx->transition.timer);
+		cl_timer_destroy(&ctx->transition.timer);
+		ctx->transition.timer_ready = 0;
 	}
-	xfer_drop(ctx);
+	transition_drop(ctx);
 }
 
 /*
@@ -82,7 +89,7 @@ void dqr_xfer_destroy(struct dqr_ctx *ctx)
  * OpenSM's packet_life_time option), so a packet lives at most that long
  * per hop: the longest route times it.
  */
-unsigned dqr_xfer_drain_ms(const struct dqr_ctx *ctx)
+static unsigned drain_delay_ms(const struct dqr_ctx *ctx)
 {
 	unsigned plt = ctx->osm->subn.opt.packet_life_time, hops;
 	double ms;
@@ -118,7 +125,7 @@ static FILE *open_dump(struct dqr_ctx *ctx)
 /* Applies stage s of the plan to x->state and hands it to OpenSM. */
 static int upload_stage(struct dqr_ctx *ctx)
 {
-	struct dqr_xfer *x = &ctx->xfer;
+	struct dqr_transition *x = &ctx->transition;
 	const struct dqr_plan *p = &x->plan;
 	uint32_t s = x->next, i;
 	FILE *fp;
@@ -126,7 +133,7 @@ static int upload_stage(struct dqr_ctx *ctx)
 	for (i = p->stage_off[s]; i < p->stage_off[s + 1]; i++)
 		dqr_lft_set(x->state, p->entries[i].sw, p->entries[i].lid,
 			    p->entries[i].new_port);
-	if (dqr_write_tables(ctx, x->fabric, x->state))
+	if (dqr_write_tables(ctx->osm, x->fabric, x->state))
 		return -1;
 	fp = open_dump(ctx);
 	if (fp) {
@@ -150,53 +157,51 @@ static int plan(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		const struct dqr_lfts *one, struct dqr_plan_report *rep)
 {
 	if (!one)
-		return dqr_plan_build(f, held, target, &ctx->xfer.plan, rep);
+		return dqr_plan_build(f, held, target, &ctx->transition.plan, rep);
 	return dqr_plan_build_layered(f, held, one, target, ctx->ml_drop,
-				      ctx->ml_num_drop, &ctx->xfer.plan, rep);
+				      ctx->ml_num_drop, &ctx->transition.plan, rep);
 }
 
 /*
- * Starts the change from the tables the switches hold to target, both in
- * the indices of fabric f (the cabling as it is now); one: see plan().
- * Stage 1 goes into new_lft at once; the others follow one routing pass
- * each.  -1 when the tables could not be written (the pass must fail).
+ * f is the cabling as it is now; one: see plan().  Stage 1 goes into
+ * new_lft at once; the others follow one routing pass each.
  */
-int dqr_xfer_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		   const struct dqr_lfts *held, const struct dqr_lfts *target,
 		   const struct dqr_lfts *one, const char *what)
 {
 	osm_log_t *log = &ctx->osm->log;
-	struct dqr_xfer *x = &ctx->xfer;
+	struct dqr_transition *x = &ctx->transition;
 	struct dqr_plan_report rep;
 
 	if (x->active)
 		OSM_LOG(log, OSM_LOG_INFO, "dqr: transition %" PRIu64 " left "
 			"after %u of %u stages: the fabric changed again\n",
 			x->id, x->next, x->plan.num_stages);
-	xfer_drop(ctx);
+	transition_drop(ctx);
 	x->fabric = dqr_fabric_clone(f);
 	x->state = dqr_lfts_clone(held);
 	x->target = dqr_lfts_clone(target);
 	if (!x->fabric || !x->state || !x->target ||
 	    plan(ctx, f, held, target, one, &rep)) {
-		xfer_drop(ctx);
+		transition_drop(ctx);
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ21: dqr: out of memory "
 			"planning the transition of %s; uploading it at once, "
 			"NOT guaranteed deadlock free\n", what);
-		return dqr_write_tables(ctx, f, target);
+		return dqr_write_tables(ctx->osm, f, target);
 	}
 	if (!x->plan.num_stages) {
 		/* the switches already hold it */
-		xfer_drop(ctx);
-		return dqr_write_tables(ctx, f, target);
+		transition_drop(ctx);
+		return dqr_write_tables(ctx->osm, f, target);
 	}
 	x->id = ++ctx->transitions;
 	if (!rep.safe)
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ22: dqr: transition %"
-			PRIu64 " (%s): no order of the %u changed entries keeps "
-			"every intermediate state loop free and deadlock free: "
-			"%s; uploading in the least risky order\n", x->id, what,
-			rep.entries, rep.reason);
+			PRIu64 " (%s): no order of the %u changed entries "
+			"keeps every intermediate state loop free and deadlock "
+			"free: %s; uploading in the least risky order\n", x->id,
+			what, rep.entries, rep.reason);
 	OSM_LOG(log, OSM_LOG_INFO, "dqr: transition %" PRIu64 " (%s): %u "
 		"entries on %u switches for %u LIDs in %u stages (largest "
 		"%u), %" PRIu64 " union checks, planned in %.2f ms, %s\n",
@@ -204,18 +209,17 @@ int dqr_xfer_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		rep.stages, rep.max_stage, rep.checks, rep.ms,
 		rep.safe ? "every stage safe" : "NOT safe");
 	x->next = 0;
-	x->drain_ms = dqr_xfer_drain_ms(ctx);
+	x->drain_ms = drain_delay_ms(ctx);
 	x->t_begin = dqr_now_ms();
 	x->ms_drained = 0;
 	x->active = 1;
 	return upload_stage(ctx);
 }
 
-/* 1 when a transition runs towards target on the same cabling as f. */
-int dqr_xfer_same(const struct dqr_ctx *ctx, const struct dqr_fabric *f,
+int dqr_transition_same(const struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		  const struct dqr_lfts *target)
 {
-	const struct dqr_xfer *x = &ctx->xfer;
+	const struct dqr_transition *x = &ctx->transition;
 	uint32_t i;
 
 	if (!x->active || x->fabric->num_ports != f->num_ports ||
@@ -223,7 +227,7 @@ int dqr_xfer_same(const struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	    x->target->lid_count != target->lid_count)
 		return 0;
 	for (i = 0; i < f->num_ports; i++)
-		if (x->fabric->ports[i].remote != f->ports[i].remote ||
+		if (dqr_peer_port(x->fabric, i) != dqr_peer_port(f, i) ||
 		    x->fabric->nodes[x->fabric->ports[i].node].guid !=
 		    f->nodes[f->ports[i].node].guid)
 			return 0;
@@ -236,9 +240,9 @@ int dqr_xfer_same(const struct dqr_ctx *ctx, const struct dqr_fabric *f,
  * the next stage, once the last one is answered and has drained; until
  * then (a sweep OpenSM started for another reason) the same tables.
  */
-int dqr_xfer_continue(struct dqr_ctx *ctx)
+int dqr_transition_continue(struct dqr_ctx *ctx)
 {
-	struct dqr_xfer *x = &ctx->xfer;
+	struct dqr_transition *x = &ctx->transition;
 	double waited = dqr_now_ms() - x->t_confirmed;
 
 	if (x->next < x->plan.num_stages && x->confirmed) {
@@ -247,13 +251,12 @@ int dqr_xfer_continue(struct dqr_ctx *ctx)
 		/* too early: come back when the drain delay is over */
 		cl_timer_start(&x->timer, (uint32_t)(x->drain_ms - waited) + 1);
 	}
-	return dqr_write_tables(ctx, x->fabric, x->state);
+	return dqr_write_tables(ctx->osm, x->fabric, x->state);
 }
 
-/* OSM_EVENT_ID_UCAST_ROUTING_DONE: every LFT Set of the pass answered. */
-void dqr_xfer_routing_done(struct dqr_ctx *ctx)
+void dqr_transition_routing_done(struct dqr_ctx *ctx)
 {
-	struct dqr_xfer *x = &ctx->xfer;
+	struct dqr_transition *x = &ctx->transition;
 	double now = dqr_now_ms();
 
 	if (!x->active || x->confirmed)

@@ -1,6 +1,7 @@
 /*
  * subnet_model.c - osm_subn_t and new_lft to struct dqr_fabric and
- * struct dqr_lfts.
+ * struct dqr_lfts: the bottom of the plugin, called by dqr_engine.c and
+ * dqr_reconfig.c.
  */
 #include <inttypes.h>
 #include <stdio.h>

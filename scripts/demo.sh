@@ -34,10 +34,8 @@ section() {
 it_setup
 section "ibsim: $(head -1 "$fabric" | sed 's/^# //')"
 it_start_ibsim "$fabric"
-it_write_conf "event_plugin_options base=auto drain_ms=100"
 section "opensm with event_plugin_name osmdqr, routing_engine dqr"
-it_start_opensm
-it_wait_log "dqr: base " 1
+it_start_plugin "base=auto drain_ms=100"
 it_settle
 grep -h "osmdqr\|dqr: \|tables configured" "$W/osm.log" |
 	sed 's/^.* -> //'

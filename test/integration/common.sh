@@ -120,6 +120,28 @@ it_write_conf() {
 	} > "$W/opensm.conf"
 }
 
+# it_start_plugin OPTIONS [EXTRA-LINES...]: opensm with the plugin and
+# event_plugin_options OPTIONS, up to the plugin's first routing pass.
+it_start_plugin() {
+	local opts=$1
+
+	shift
+	it_write_conf "event_plugin_options $opts" "$@"
+	it_start_opensm
+	it_wait_log "dqr: base " 1
+}
+
+# it_stop_opensm [KEEP]: stop opensm; its log is removed, or kept as KEEP.
+it_stop_opensm() {
+	kill "$OSM_PID"
+	wait "$OSM_PID" 2>/dev/null
+	if [ -n "${1:-}" ]; then
+		mv "$W/osm.log" "$W/$1"
+	else
+		rm -f "$W/osm.log"
+	fi
+}
+
 # it_start_opensm: waits until SUBNET UP or fails.
 it_start_opensm() {
 	local i
@@ -183,6 +205,43 @@ plugin_field() {
 it_expect_eq() {
 	[ "$2" = "$3" ] || it_fail "$1: got '$2', want '$3'"
 	it_log "ok: $1 = $2"
+}
+
+# it_first_pass: line = the plugin's INFO line of its first pass, logged.
+it_first_pass() {
+	line=$(plugin_pass_line 1)
+	it_log "plugin: $line"
+}
+
+# it_expect_match TEXT PATTERN WHY: fails with WHY unless TEXT matches
+# the shell PATTERN.
+it_expect_match() {
+	case "$1" in
+	$2) ;;
+	*) it_fail "$3" ;;
+	esac
+}
+
+# it_expect_fabric JSON SWITCHES CAS: dqr-check's report JSON saw every
+# switch and CA port, and judged every ordered CA pair.
+it_expect_fabric() {
+	it_expect_eq "switches seen" "$(json_num "$1" switches)" "$2"
+	it_expect_eq "CA ports seen" "$(json_num "$1" end_ports)" "$3"
+	it_expect_eq "CA pairs" "$(grep -o '"ca-to-ca":{"total":[0-9]*' "$1" |
+		grep -o '[0-9]*$')" $(($3 * ($3 - 1)))
+}
+
+# it_expect_plugin_agrees LINE JSON KEY...: the plugin's own figure for
+# each KEY in its pass LINE equals dqr-check's in JSON.
+it_expect_plugin_agrees() {
+	local pass=$1 json=$2 key
+
+	shift 2
+	for key in "$@"; do
+		it_expect_eq "$key (plugin = switches)" \
+			"$(plugin_field "$pass" "$key")" \
+			"$(json_num "$json" "$key")"
+	done
 }
 
 # it_judge NAME [DQR-CHECK OPTIONS]: dqr-check on a read-back; fails the
@@ -257,10 +316,8 @@ it_stock_fault() {
 
 # it_stock_done LINK: stop that opensm and bring LINK back.
 it_stock_done() {
-	kill "$OSM_PID"
-	wait "$OSM_PID" 2>/dev/null
+	it_stop_opensm
 	it_ibsim_cmd "ReLink $1"
-	rm -f "$W/osm.log"
 }
 
 # it_uturn_balance UTURN FTREE: routes per switch-to-switch link of two

@@ -141,9 +141,7 @@ it_setup
 it_start_ibsim "$NET"
 
 # --- 1, 2. two faults on two VLs -------------------------------------------
-it_write_conf "event_plugin_options base=uturn drain_ms=50 stretch=0" \
-	"qos TRUE"
-it_start_opensm
+it_start_plugin "base=uturn drain_ms=50 stretch=0" "qos TRUE"
 it_wait_log "dqr: base uturn" 1
 it_settle
 it_readback "$HOST" orig
@@ -178,11 +176,8 @@ cmp -s "$W/a" "$W/b" ||
 it_log "ok: OpenSM's own SL2VL tables are back on every port"
 
 # --- 4. without qos: refused loudly, the base engine routes ----------------------
-kill "$OSM_PID"
-wait "$OSM_PID" 2>/dev/null
-mv "$W/osm.log" "$W/osm-qos.log"
-it_write_conf "event_plugin_options base=uturn drain_ms=50"
-it_start_opensm
+it_stop_opensm osm-qos.log
+it_start_plugin "base=uturn drain_ms=50"
 it_wait_log "dqr: base uturn" 1
 it_settle
 it_ibsim_cmd "Unlink $SW"

@@ -27,9 +27,7 @@ it_log "OpenSM alone after Unlink $1: $osm_engine, $osm_changed entries" \
 it_stock_done "$1"
 
 # --- 2. OpenSM with the plugin ----------------------------------------------
-it_write_conf "event_plugin_options base=${BASE:-auto} drain_ms=50"
-it_start_opensm
-it_wait_log "dqr: base " 1
+it_start_plugin "base=${BASE:-auto} drain_ms=50"
 # on these fat trees auto means the plugin's own U-turn routing
 [ -n "${BASE:-}" ] || grep -q "dqr: base uturn (auto)" "$W/osm.log" ||
 	it_fail "base=auto did not route with uturn"

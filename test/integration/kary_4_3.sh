@@ -13,76 +13,42 @@ it_setup
 it_start_ibsim "$TOPO_DIR/kary-4-3.net"
 
 # --- base=ftree: OpenSM's ftree, DQR fills its holes ------------------
-it_write_conf "event_plugin_options base=ftree"
-it_start_opensm
-it_wait_log "dqr: base " 1
-line=$(plugin_pass_line 1)
-it_log "plugin: $line"
-case "$line" in
-*"dqr: base ftree:"*) ;;
-*) it_fail "base=ftree did not run ftree" ;;
-esac
+it_start_plugin "base=ftree"
+it_first_pass
+it_expect_match "$line" "*dqr: base ftree:*" "base=ftree did not run ftree"
 it_readback ca-0001 ftree
 it_judge ftree --pairs=all
 j="$W/ftree.json"
-it_expect_eq "switches seen" "$(json_num "$j" switches)" 48
-it_expect_eq "CA ports seen" "$(json_num "$j" end_ports)" 64
-it_expect_eq "CA pairs" "$(grep -o '"ca-to-ca":{"total":[0-9]*' "$j" |
-	grep -o '[0-9]*$')" $((64 * 63))
+it_expect_fabric "$j" 48 64
 grep -q '"cycle":\[\]' "$j" || it_fail "dependency cycle in ftree tables"
-case "$line" in
-*"filled 816 entries"*) ;;
-*) it_fail "DQR did not fill ftree's 816 switch-to-switch entries" ;;
-esac
+it_expect_match "$line" "*filled 816 entries*" \
+	"DQR did not fill ftree's 816 switch-to-switch entries"
 # the plugin's model of the tables it uploaded = what the switches hold
-it_expect_eq "channels (plugin = switches)" \
-	"$(plugin_field "$line" channels)" "$(json_num "$j" channels)"
-it_expect_eq "dependencies (plugin = switches)" \
-	"$(plugin_field "$line" dependencies)" "$(json_num "$j" dependencies)"
+it_expect_plugin_agrees "$line" "$j" channels dependencies
 unreach=$(grep -o '"unreachable":[0-9]*' "$j" |
 	awk -F: '{ s += $2 } END { print s }')
 it_expect_eq "unrouted pairs (plugin = switches)" \
-	"$(printf '%s\n' "$line" | sed -n 's/.*unrouted pairs \([0-9]*\).*/\1/p')" \
-	"$unreach"
-case "$line" in
-*"cycle no"*) ;;
-*) it_fail "the plugin saw a cycle" ;;
-esac
-kill "$OSM_PID"
-wait "$OSM_PID" 2>/dev/null
+	"$(printf '%s\n' "$line" |
+		sed -n 's/.*unrouted pairs \([0-9]*\).*/\1/p')" "$unreach"
+it_expect_match "$line" "*cycle no*" "the plugin saw a cycle"
+it_stop_opensm
 
 # --- base=updn: OpenSM's updn leaves switch pairs unrouted too ----------
-rm -f "$W/osm.log"
-it_write_conf "event_plugin_options base=updn"
-it_start_opensm
-it_wait_log "dqr: base " 1
-line=$(plugin_pass_line 1)
-it_log "plugin: $line"
-case "$line" in
-*"dqr: base updn:"*) ;;
-*) it_fail "base=updn did not run updn" ;;
-esac
+it_start_plugin "base=updn"
+it_first_pass
+it_expect_match "$line" "*dqr: base updn:*" "base=updn did not run updn"
 sleep 1
 it_readback ca-0002 updn
 it_judge updn --pairs=all
-it_expect_eq "dependencies (plugin = switches)" \
-	"$(plugin_field "$line" dependencies)" \
-	"$(json_num "$W/updn.json" dependencies)"
-kill "$OSM_PID"
-wait "$OSM_PID" 2>/dev/null
+it_expect_plugin_agrees "$line" "$W/updn.json" dependencies
+it_stop_opensm
 
 # --- base=auto: uturn, the plugin's own fat-tree routing ----------------
-rm -f "$W/osm.log"
-it_write_conf "event_plugin_options base=auto"
-it_start_opensm
-it_wait_log "dqr: base " 1
-line=$(plugin_pass_line 1)
-it_log "plugin: $line"
+it_start_plugin "base=auto"
+it_first_pass
 it_log "$(grep -o 'dqr: uturn: .*' "$W/osm.log" | head -1)"
-case "$line" in
-*"dqr: base uturn (auto)"*"cycle no, filled 0 entries"*) ;;
-*) it_fail "auto did not route the tree with uturn by itself: $line" ;;
-esac
+it_expect_match "$line" "*dqr: base uturn (auto)*cycle no, filled 0 entries*" \
+	"auto did not route the tree with uturn by itself: $line"
 grep -q "816 switch entries towards switches need a U-turn" "$W/osm.log" ||
 	it_fail "uturn did not place the 816 switch-to-switch U-turn routes"
 it_readback ca-0003 uturn

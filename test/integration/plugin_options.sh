@@ -9,12 +9,6 @@
 it_setup
 it_start_ibsim "$TOPO_DIR/kary-2-3.net"
 
-stop_opensm() {
-	kill "$OSM_PID"
-	wait "$OSM_PID" 2>/dev/null
-	rm -f "$W/osm.log"
-}
-
 # bad_option OPTIONS NAME: one ERROR line naming NAME, no dqr routing
 bad_option() {
 	it_write_conf "event_plugin_options $1"
@@ -26,7 +20,7 @@ bad_option() {
 		it_fail "plugin routed despite '$1'"
 	grep -q "minhop tables configured" "$W/osm.log" ||
 		it_fail "OpenSM did not fall back to minhop for '$1'"
-	stop_opensm
+	it_stop_opensm
 }
 
 bad_option "base=nosuch" "base"
@@ -37,15 +31,10 @@ bad_option "base=updn base=ftree" "base"
 
 # every engine; the up/down family must also be deadlock free
 for engine in ftree updn dnup minhop dor lash dfsssp sssp nue; do
-	it_write_conf "event_plugin_options base=$engine"
-	it_start_opensm
-	it_wait_log "dqr: base " 1
-	line=$(plugin_pass_line 1)
-	it_log "plugin: $line"
-	case "$line" in
-	*"dqr: base $engine:"*) ;;
-	*) it_fail "base=$engine did not run $engine" ;;
-	esac
+	it_start_plugin "base=$engine"
+	it_first_pass
+	it_expect_match "$line" "*dqr: base $engine:*" \
+		"base=$engine did not run $engine"
 	it_readback ca-0003 "$engine"
 	"$DQR_CHECK" --json --pairs=ca "$W/$engine.ibnd" "$W/$engine.fts" \
 		> "$W/$engine.json"
@@ -58,6 +47,6 @@ for engine in ftree updn dnup minhop dor lash dfsssp sssp nue; do
 			it_fail "$engine: dependency cycle"
 		;;
 	esac
-	stop_opensm
+	it_stop_opensm
 done
 it_log "PASS"

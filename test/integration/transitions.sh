@@ -51,9 +51,7 @@ it_stock_done "$FAULT"
 
 # --- 2. the plugin: a cable it has never seen -> full re-route -----------
 it_ibsim_cmd "Unlink $NEWLINK"
-it_write_conf "event_plugin_options base=auto drain_ms=$DRAIN"
-it_start_opensm
-it_wait_log "dqr: base " 1
+it_start_plugin "base=auto drain_ms=$DRAIN"
 it_settle
 it_readback "$HOST" t0
 it_ibsim_cmd "ReLink $NEWLINK"

@@ -1,0 +1,103 @@
+/*
+ * dqr_ctx.h - the plugin's state, shared by every module of plugin/.
+ *
+ * Data only, with no calls of its own.  The modules that use it call
+ * each other one way, top to bottom:
+ *
+ *   dqr_plugin.c     OpenSM's event plugin: create, delete, events
+ *   dqr_engine.c     the routing engine's callbacks, base passes
+ *   dqr_reconfig.c   the DQR pass: plan, reroute, judge, hand over
+ *   dqr_layers.c     the FT paper's re-routing layer on VL 1
+ *   dqr_transition.c the staged upload of new tables
+ *   dqr_report.c     log lines and the JSON record of reconfigurations
+ *   switch_tables.c, subnet_model.c, base_engines.c: OpenSM's switches,
+ *                    its subnet and its own engines, at the bottom
+ */
+#ifndef DQR_CTX_H
+#define DQR_CTX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* first: it decides the layout of OpenSM's structs (perfmgr, pthread) */
+#include <opensm/osm_config.h>
+#include <opensm/osm_opensm.h>
+
+#include "base_engines.h"
+#include "fabric/fabric.h"
+#include "fabric/lft.h"
+#include "fabric/node_index.h"
+#include "fabric/topo_diff.h"
+#include "options/options.h"
+#include "repair/recon.h"
+#include "repair/rerouting_layer.h"
+#include "shape/ftree_shape.h"
+#include "transition/plan.h"
+#include "verify/verify.h"
+
+/*
+ * A change of tables in progress, one stage per routing pass
+ * (dqr_transition.c).
+ */
+struct dqr_transition {
+	int active;
+	uint64_t id;
+	struct dqr_plan plan;
+	uint32_t next;			/* stages handed to OpenSM so far */
+	struct dqr_fabric *fabric;	/* the cabling it was planned for */
+	struct dqr_lfts *state;		/* the tables after those stages */
+	struct dqr_lfts *target;	/* the tables after the last one */
+	unsigned drain_ms;
+	int confirmed;			/* OpenSM answered the last stage */
+	double t_begin, t_confirmed, ms_drained;
+	cl_timer_t timer;
+	int timer_ready;
+};
+
+struct dqr_ctx {
+	osm_opensm_t *osm;
+	struct dqr_options opts;
+
+	/* our entry in OpenSM's engine list, from setup to destroy */
+	struct osm_routing_engine *re;
+	osm_routing_engine_type_t own_type;
+
+	struct dqr_bases bases;
+	uint64_t passes;
+
+	/* the last pass: the fabric as it was and the tables uploaded */
+	struct dqr_fabric *fabric;
+	struct dqr_lfts *lfts;
+	struct dqr_verify_report report;	/* dqr_report.c */
+	int have_report;
+
+	/* DQR (dqr_reconfig.c): valid while recon_ready */
+	struct dqr_recon recon;
+	int recon_ready;
+	uint64_t reconfigs;
+
+	struct dqr_transition transition;	/* dqr_transition.c */
+	uint64_t transitions;
+
+	/* base=uturn: the fat tree of the reference topology, when it ran */
+	struct dqr_ftree *ftree;
+	int ran_uturn;
+
+	/* the FT paper's re-routing layer on VL 1 (dqr_layers.c) */
+	struct dqr_ml ml;
+	int ml_active;
+	struct dqr_fabric *ml_fabric;	/* the cabling it was made for */
+	struct dqr_node_index *ml_ix;	/* GUID -> node of ml_fabric */
+	/* the fill the switches may still hold: dropped by the next plan */
+	struct dqr_change *ml_drop;
+	uint32_t ml_num_drop;
+
+	/* decided by the first step of a pass, used by the second */
+	int pass_dqr;
+	int try_uturn;
+	double ms_plan;		/* modelling and projecting, step 1 */
+	struct dqr_fabric *proj;
+	struct dqr_topo_diff diff;
+};
+
+#endif

@@ -1,0 +1,105 @@
+/*
+ * switch_tables.c - the model's tables into OpenSM's switches and back:
+ * the bottom of the plugin, called by dqr_reconfig.c and dqr_transition.c.
+ */
+#include <stdint.h>
+
+/* first: it decides the layout of OpenSM's structs (perfmgr, pthread) */
+#include <opensm/osm_config.h>
+#include <opensm/osm_opensm.h>
+#include <opensm/osm_switch.h>
+
+#include "fabric/node_index.h"
+#include "switch_tables.h"
+
+/*
+ * Calls fn for every OpenSM switch that f knows, with its switch index in
+ * f: tables of the model and OpenSM's switches meet by node GUID.
+ */
+static int each_switch(osm_opensm_t *osm, const struct dqr_fabric *f,
+		       void (*fn)(osm_switch_t *p_sw, uint32_t sw, void *arg),
+		       void *arg)
+{
+	cl_qmap_t *tbl = &osm->subn.sw_guid_tbl;
+	struct dqr_node_index *ix = dqr_node_index_build(f);
+	cl_map_item_t *item;
+
+	if (!ix)
+		return -1;
+	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
+	     item = cl_qmap_next(item)) {
+		osm_switch_t *p_sw = (osm_switch_t *)item;
+		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(p_sw->p_node));
+		uint32_t node = dqr_node_index_guid(ix, guid);
+
+		if (node != DQR_NONE && dqr_is_switch(f, node))
+			fn(p_sw, f->nodes[node].sw_index, arg);
+	}
+	dqr_node_index_free(ix);
+	return 0;
+}
+
+/* The LIDs of t that p_sw's tables have room for: 1 .. top. */
+static uint32_t top_lid(const osm_switch_t *p_sw, const struct dqr_lfts *t,
+			const uint8_t *table)
+{
+	uint32_t top = p_sw->max_lid_ho;
+
+	if (!table)
+		return 0;
+	if (top >= t->lid_count)
+		top = t->lid_count - 1;
+	if (top >= p_sw->lft_size)
+		top = p_sw->lft_size - 1;
+	return top;
+}
+
+static void write_one(osm_switch_t *p_sw, uint32_t sw, void *arg)
+{
+	const struct dqr_lfts *t = arg;
+	uint32_t lid, top = top_lid(p_sw, t, p_sw->new_lft);
+
+	for (lid = 1; lid <= top; lid++)
+		p_sw->new_lft[lid] = dqr_lft_get(t, sw, lid);
+}
+
+/*
+ * new_lft starts the pass as all OSM_NO_PATH; afterwards OpenSM sends
+ * only the 64-LID blocks that differ from what the switch holds, so
+ * unchanged entries cost nothing.
+ */
+int dqr_write_tables(osm_opensm_t *osm, const struct dqr_fabric *f,
+		     const struct dqr_lfts *t)
+{
+	if (!each_switch(osm, f, write_one, (void *)t))
+		return 0;
+	OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR DQ19: dqr: out of memory "
+		"writing the tables; failing this routing pass\n");
+	return -1;
+}
+
+static void read_one(osm_switch_t *p_sw, uint32_t sw, void *arg)
+{
+	struct dqr_lfts *t = arg;
+	uint32_t lid, top = top_lid(p_sw, t, p_sw->lft);
+
+	for (lid = 1; lid <= top; lid++)
+		dqr_lft_set(t, sw, lid, p_sw->lft[lid]);
+}
+
+/*
+ * p_sw->lft is what was uploaded and answered.  A switch OpenSM no
+ * longer has (a switch fault) keeps target's row: nothing can be
+ * uploaded to it, so a plan must not count its entries.
+ */
+struct dqr_lfts *dqr_read_held(osm_opensm_t *osm, const struct dqr_fabric *f,
+			       const struct dqr_lfts *target)
+{
+	struct dqr_lfts *t = dqr_lfts_clone(target);
+
+	if (t && each_switch(osm, f, read_one, t)) {
+		dqr_lfts_free(t);
+		t = NULL;
+	}
+	return t;
+}
