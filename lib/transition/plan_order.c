@@ -141,14 +141,14 @@ static uint32_t order_one(struct planner *pl, struct order_scratch *o,
 
 /* compute_order()'s scratch: per destination, then a fill pointer. */
 static void order_bufs(struct order_scratch *o, uint32_t ns, uint32_t n,
-		       struct tr_buf *b)
+		       struct dqr_buf *b)
 {
-	const struct tr_buf t[ORDER_BUFS] = {
-		TR_BUF(o->loc, ns + 1), TR_BUF(o->ef, 2 * ns + 1),
-		TR_BUF(o->et, 2 * ns + 1), TR_BUF(o->kind, 2 * ns + 1),
-		TR_BUF(o->lv, ns + 1), TR_BUF(o->indeg, ns + 1),
-		TR_BUF(o->queue, ns + 1), TR_BUF(o->off, ns + 2),
-		TR_BUF(o->adj, 2 * ns + 1), TR_BUF(o->fill, n + 1),
+	const struct dqr_buf t[ORDER_BUFS] = {
+		DQR_BUF(o->loc, ns + 1), DQR_BUF(o->ef, 2 * ns + 1),
+		DQR_BUF(o->et, 2 * ns + 1), DQR_BUF(o->kind, 2 * ns + 1),
+		DQR_BUF(o->lv, ns + 1), DQR_BUF(o->indeg, ns + 1),
+		DQR_BUF(o->queue, ns + 1), DQR_BUF(o->off, ns + 2),
+		DQR_BUF(o->adj, 2 * ns + 1), DQR_BUF(o->fill, n + 1),
 	};
 
 	memcpy(b, t, sizeof(t));
@@ -178,11 +178,11 @@ static int compute_order(struct planner *pl)
 	uint32_t ns = pl->f->num_switches, lid, lo, m, j, ne, i, max = 0;
 	uint32_t *ef = NULL, *et = NULL, cap = 0, total = 0;
 	struct order_scratch o;
-	struct tr_buf b[ORDER_BUFS];
+	struct dqr_buf b[ORDER_BUFS];
 	int ret = -1;
 
 	order_bufs(&o, ns, pl->n, b);
-	if (tr_bufs_alloc(b, ORDER_BUFS))
+	if (dqr_bufs_alloc(b, ORDER_BUFS))
 		return -1;
 	for (j = 0; j < ns; j++)
 		o.loc[j] = DQR_NONE;
@@ -220,7 +220,7 @@ static int compute_order(struct planner *pl)
 out:
 	free(ef);
 	free(et);
-	tr_bufs_free(b, ORDER_BUFS);
+	dqr_bufs_free(b, ORDER_BUFS);
 	return ret;
 }
 
@@ -228,16 +228,16 @@ out:
 
 /* The planner's per-entry and per-LID arrays, for n entries, lc LIDs. */
 static void planner_bufs(struct planner *pl, uint32_t n, uint32_t lc,
-			 struct tr_buf *b)
+			 struct dqr_buf *b)
 {
-	const struct tr_buf t[PLANNER_BUFS] = {
-		TR_BUF(pl->e, n), TR_BUF(pl->level, n),
-		TR_BUF(pl->succ_off, n + 1), TR_BUF(pl->pleft, n),
-		TR_BUF(pl->state, n), TR_BUF(pl->failed, n),
-		TR_BUF(pl->s_ent, n), TR_BUF(pl->cand, n),
-		TR_BUF(pl->clids, n), TR_BUF(pl->slids, n),
-		TR_BUF(pl->grp, n), TR_BUF(pl->key, n),
-		TR_BUF(pl->smark, lc), TR_BUF(pl->lmark, lc),
+	const struct dqr_buf t[PLANNER_BUFS] = {
+		DQR_BUF(pl->e, n), DQR_BUF(pl->level, n),
+		DQR_BUF(pl->succ_off, n + 1), DQR_BUF(pl->pleft, n),
+		DQR_BUF(pl->state, n), DQR_BUF(pl->failed, n),
+		DQR_BUF(pl->s_ent, n), DQR_BUF(pl->cand, n),
+		DQR_BUF(pl->clids, n), DQR_BUF(pl->slids, n),
+		DQR_BUF(pl->grp, n), DQR_BUF(pl->key, n),
+		DQR_BUF(pl->smark, lc), DQR_BUF(pl->lmark, lc),
 	};
 
 	memcpy(b, t, sizeof(t));
@@ -245,10 +245,10 @@ static void planner_bufs(struct planner *pl, uint32_t n, uint32_t lc,
 
 void planner_free_changes(struct planner *pl)
 {
-	struct tr_buf b[PLANNER_BUFS];
+	struct dqr_buf b[PLANNER_BUFS];
 
 	planner_bufs(pl, 0, 0, b);
-	tr_bufs_free(b, PLANNER_BUFS);
+	dqr_bufs_free(b, PLANNER_BUFS);
 	free(pl->lid_off);
 	free(pl->succ);
 	pl->lid_off = NULL;
@@ -258,7 +258,7 @@ void planner_free_changes(struct planner *pl)
 int planner_collect_changes(struct planner *pl)
 {
 	uint32_t sw, lid, lc = pl->u.lc, ns = pl->f->num_switches, i;
-	struct tr_buf b[PLANNER_BUFS];
+	struct dqr_buf b[PLANNER_BUFS];
 	uint32_t *fill;
 	uint8_t o, nw;
 
@@ -274,7 +274,7 @@ int planner_collect_changes(struct planner *pl)
 		pl->lid_off[lid + 1] += pl->lid_off[lid];
 	pl->n = pl->lid_off[lc];
 	planner_bufs(pl, pl->n, lc, b);
-	if (tr_bufs_alloc(b, PLANNER_BUFS))
+	if (dqr_bufs_alloc(b, PLANNER_BUFS))
 		return -1;
 	fill = malloc(sizeof(uint32_t) * (lc ? lc : 1));
 	if (!fill)

@@ -197,11 +197,11 @@ struct one_shot {
 
 /* Its arrays, for n changed entries and lc LIDs (sizes unused to free). */
 static void one_shot_bufs(struct one_shot *os, uint32_t n, uint32_t lc,
-			  struct tr_buf *b)
+			  struct dqr_buf *b)
 {
-	const struct tr_buf t[ONE_SHOT_BUFS] = {
-		TR_BUF(os->e, n), TR_BUF(os->lids, lc), TR_BUF(os->mark, lc),
-		TR_BUF(os->lpo, lc), TR_BUF(os->lpn, lc),
+	const struct dqr_buf t[ONE_SHOT_BUFS] = {
+		DQR_BUF(os->e, n), DQR_BUF(os->lids, lc), DQR_BUF(os->mark, lc),
+		DQR_BUF(os->lpo, lc), DQR_BUF(os->lpn, lc),
 	};
 
 	memcpy(b, t, sizeof(t));
@@ -209,10 +209,10 @@ static void one_shot_bufs(struct one_shot *os, uint32_t n, uint32_t lc,
 
 static void one_shot_release(struct one_shot *os)
 {
-	struct tr_buf b[ONE_SHOT_BUFS];
+	struct dqr_buf b[ONE_SHOT_BUFS];
 
 	one_shot_bufs(os, 0, 0, b);
-	tr_bufs_free(b, ONE_SHOT_BUFS);
+	dqr_bufs_free(b, ONE_SHOT_BUFS);
 	uchk_release(&os->u);
 }
 
@@ -226,7 +226,7 @@ static int one_shot_collect(struct one_shot *os, const struct dqr_lfts *old,
 {
 	const struct dqr_fabric *f = os->u.f;
 	uint32_t sw, lid, lc = os->u.lc, n = 0;
-	struct tr_buf b[ONE_SHOT_BUFS];
+	struct dqr_buf b[ONE_SHOT_BUFS];
 	uint8_t o, nw;
 
 	for (sw = 0; sw < f->num_switches; sw++)
@@ -234,7 +234,7 @@ static int one_shot_collect(struct one_shot *os, const struct dqr_lfts *old,
 			n += dqr_lft_get(old, sw, lid) !=
 			     dqr_lft_get(new_t, sw, lid);
 	one_shot_bufs(os, n, lc, b);
-	if (tr_bufs_alloc(b, ONE_SHOT_BUFS))
+	if (dqr_bufs_alloc(b, ONE_SHOT_BUFS))
 		return -1;
 	for (sw = 0; sw < f->num_switches; sw++) {
 		int any = 0;

@@ -18,45 +18,7 @@
 #include "fabric/lft.h"
 #include "transition/transition.h"
 #include "transition/union_check.h"
-
-/* ------------------------------------------------------------ buffers */
-
-/*
- * One owned array of a struct: where its pointer lives and its size.  A
- * struct lists its arrays once, in one table, and that table both
- * allocates (zeroed) and frees them, so the two can never disagree.
- */
-struct tr_buf {
-	void **p;
-	size_t n, size;
-};
-
-#define TR_BUF(ptr, n) { (void **)&(ptr), (n) != 0 ? (n) : 1, sizeof(*(ptr)) }
-
-static inline void tr_bufs_free(const struct tr_buf *b, size_t nb)
-{
-	size_t i;
-
-	for (i = 0; i < nb; i++) {
-		free(*b[i].p);
-		*b[i].p = NULL;
-	}
-}
-
-/* Every array of b, zeroed; 0, or -1 with none of them left. */
-static inline int tr_bufs_alloc(const struct tr_buf *b, size_t nb)
-{
-	size_t i;
-
-	for (i = 0; i < nb; i++) {
-		*b[i].p = calloc(b[i].n, b[i].size);
-		if (!*b[i].p) {
-			tr_bufs_free(b, nb);
-			return -1;
-		}
-	}
-	return 0;
-}
+#include "util/mem.h"
 
 /* ------------------------------------------------------------ checker */
 

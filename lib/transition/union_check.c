@@ -34,21 +34,21 @@ struct dqr_lfts *tr_lfts_widen(const struct dqr_lfts *t, uint32_t lc)
 /* The checker's arrays, for uchk_init() to allocate and uchk_release(). */
 #define UCHK_BUFS 20
 
-static void uchk_bufs(struct uchk *u, struct tr_buf *b)
+static void uchk_bufs(struct uchk *u, struct dqr_buf *b)
 {
 	size_t n1 = u->nv, ns = u->ns, lc = u->lc;
-	const struct tr_buf t[UCHK_BUFS] = {
-		TR_BUF(u->active, lc), TR_BUF(u->act, lc),
-		TR_BUF(u->skip_loop, lc), TR_BUF(u->rbase, n1),
-		TR_BUF(u->ends, n1), TR_BUF(u->end_sw, n1),
-		TR_BUF(u->end_off, ns + 1), TR_BUF(u->end_at, n1),
-		TR_BUF(u->sbase, n1), TR_BUF(u->abase, n1),
-		TR_BUF(u->scnt, ns * PORT_SLOTS),
-		TR_BUF(u->cnt, ns * PORT_SLOTS),
-		TR_BUF(u->dyn, n1), TR_BUF(u->tmark, n1),
-		TR_BUF(u->touched, n1), TR_BUF(u->indeg, n1),
-		TR_BUF(u->queue, n1), TR_BUF(u->colour, ns),
-		TR_BUF(u->side, ns), TR_BUF(u->stack, ns),
+	const struct dqr_buf t[UCHK_BUFS] = {
+		DQR_BUF(u->active, lc), DQR_BUF(u->act, lc),
+		DQR_BUF(u->skip_loop, lc), DQR_BUF(u->rbase, n1),
+		DQR_BUF(u->ends, n1), DQR_BUF(u->end_sw, n1),
+		DQR_BUF(u->end_off, ns + 1), DQR_BUF(u->end_at, n1),
+		DQR_BUF(u->sbase, n1), DQR_BUF(u->abase, n1),
+		DQR_BUF(u->scnt, ns * PORT_SLOTS),
+		DQR_BUF(u->cnt, ns * PORT_SLOTS),
+		DQR_BUF(u->dyn, n1), DQR_BUF(u->tmark, n1),
+		DQR_BUF(u->touched, n1), DQR_BUF(u->indeg, n1),
+		DQR_BUF(u->queue, n1), DQR_BUF(u->colour, ns),
+		DQR_BUF(u->side, ns), DQR_BUF(u->stack, ns),
 	};
 
 	memcpy(b, t, sizeof(t));
@@ -56,12 +56,12 @@ static void uchk_bufs(struct uchk *u, struct tr_buf *b)
 
 void uchk_release(struct uchk *u)
 {
-	struct tr_buf b[UCHK_BUFS];
+	struct dqr_buf b[UCHK_BUFS];
 
 	dqr_lfts_free(u->a);
 	dqr_lfts_free(u->b);
 	uchk_bufs(u, b);
-	tr_bufs_free(b, UCHK_BUFS);
+	dqr_bufs_free(b, UCHK_BUFS);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -100,7 +100,7 @@ static void uchk_index_ends(struct uchk *u)
 int uchk_init(struct uchk *u, const struct dqr_fabric *f,
 	      const struct dqr_lfts *t, uint32_t lc)
 {
-	struct tr_buf b[UCHK_BUFS];
+	struct dqr_buf b[UCHK_BUFS];
 
 	memset(u, 0, sizeof(*u));
 	u->f = f;
@@ -110,7 +110,7 @@ int uchk_init(struct uchk *u, const struct dqr_fabric *f,
 	u->a = tr_lfts_widen(t, lc);
 	u->b = tr_lfts_widen(t, lc);
 	uchk_bufs(u, b);
-	if (!u->a || !u->b || tr_bufs_alloc(b, UCHK_BUFS)) {
+	if (!u->a || !u->b || dqr_bufs_alloc(b, UCHK_BUFS)) {
 		uchk_release(u);
 		return -1;
 	}

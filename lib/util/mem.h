@@ -1,6 +1,6 @@
 /*
- * mem.h - freeing a structure's arrays in one statement, growing arrays
- * and string pools.
+ * mem.h - a structure's arrays allocated and freed from one table, freed
+ * in one statement, growing arrays and string pools.
  *
  * Most lib/ objects own a dozen or more separately allocated arrays (one
  * per per-channel or per-switch attribute, so that each stays a dense
@@ -34,6 +34,45 @@ static inline void dqr_free_array(void *const *ptrs, size_t n)
 	dqr_free_array((void *const[]){ __VA_ARGS__ },			\
 		       sizeof((void *const[]){ __VA_ARGS__ }) /	\
 		       sizeof(void *))
+
+/*
+ * One owned array of a struct: where its pointer lives and its size.  A
+ * struct lists its arrays once, in one table, and that table both
+ * allocates (zeroed) and frees them, so the two can never disagree.
+ */
+struct dqr_buf {
+	void **p;
+	size_t n, size;
+};
+
+/* A table row: the array at ptr, n elements (at least one) of its type. */
+#define DQR_BUF(ptr, n)							\
+	{ (void **)&(ptr), (n) != 0 ? (n) : 1, sizeof(*(ptr)) }
+
+static inline void dqr_bufs_free(const struct dqr_buf *b, size_t nb)
+{
+	size_t i;
+
+	for (i = 0; i < nb; i++) {
+		free(*b[i].p);
+		*b[i].p = NULL;
+	}
+}
+
+/* Every array of b, zeroed; 0, or -1 with none of them left. */
+static inline int dqr_bufs_alloc(const struct dqr_buf *b, size_t nb)
+{
+	size_t i;
+
+	for (i = 0; i < nb; i++) {
+		*b[i].p = calloc(b[i].n, b[i].size);
+		if (!*b[i].p) {
+			dqr_bufs_free(b, nb);
+			return -1;
+		}
+	}
+	return 0;
+}
 
 /*
  * Room for need elements of elem bytes in *arr, which has room for *cap:
