@@ -140,7 +140,7 @@ int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 		"(for %" PRIu64 " LIDs) DQR filled %" PRIu64 ", enabling %"
 		PRIu64 " turns, and found no legal route for %" PRIu64
 		", in %.0f us\n", ctx->recon.cl->len, res.us_list,
-		res.rs.broken, res.rs.lids_broken, res.rs.changed,
+		res.rs.disconnected, res.rs.lids_disconnected, res.rs.changed,
 		res.rs.turns, res.rs.holes + res.rs.failed, res.us_total);
 	return 0;
 }

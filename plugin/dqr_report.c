@@ -220,10 +220,10 @@ static void json_line(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
 		PRIu64 ",\"compute_us\":%.0f,\"list_us\":%.0f}\n",
 		ctx->reconfigs, stamp, outcome, ctx->diff.links_missing,
 		ctx->diff.nodes_missing, r->ports_failed, r->ports_recovered,
-		r->from_original ? "true" : "false", s->lids_broken,
-		s->broken, s->broken_pairs, r->diff.entries, r->diff.blocks,
-		r->diff.switches, s->turns, s->reorders, s->moved,
-		s->disconnected, s->failed, r->us_total, r->us_list);
+		r->from_original ? "true" : "false", s->lids_disconnected,
+		s->disconnected, s->disconnected_pairs, r->diff.entries,
+		r->diff.blocks, r->diff.switches, s->turns, s->reorders,
+		s->moved, s->unreachable, s->failed, r->us_total, r->us_list);
 	fclose(fp);
 }
 
@@ -244,8 +244,8 @@ void dqr_log_reconfig(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
 		ctx->diff.links_missing, ctx->diff.nodes_missing,
 		r->ports_failed, r->ports_recovered,
 		r->from_original ? ", from the original tables" : "",
-		s->broken, s->lids_broken, s->broken_pairs, r->diff.entries,
-		r->diff.blocks, r->diff.switches, s->turns, s->moved,
-		s->disconnected, s->failed, r->us_total);
+		s->disconnected, s->lids_disconnected, s->disconnected_pairs,
+		r->diff.entries, r->diff.blocks, r->diff.switches, s->turns,
+		s->moved, s->unreachable, s->failed, r->us_total);
 	json_line(ctx, r, outcome);
 }

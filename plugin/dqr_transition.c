@@ -156,10 +156,12 @@ static int plan(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		const struct dqr_lfts *held, const struct dqr_lfts *target,
 		const struct dqr_lfts *one, struct dqr_plan_report *rep)
 {
+	struct dqr_plan *p = &ctx->transition.plan;
+
 	if (!one)
-		return dqr_plan_build(f, held, target, &ctx->transition.plan, rep);
+		return dqr_plan_build(f, held, target, p, rep);
 	return dqr_plan_build_layered(f, held, one, target, ctx->ml_drop,
-				      ctx->ml_num_drop, &ctx->transition.plan, rep);
+				      ctx->ml_num_drop, p, rep);
 }
 
 /*

@@ -1,5 +1,5 @@
 /*
- * reroute.c - re-attaching broken switches to each destination tree,
+ * reroute.c - re-attaching disconnected switches to each destination tree,
  * deadlock free against the channel list.
  */
 #include <stdlib.h>
@@ -22,7 +22,7 @@
 enum sw_state {
 	SW_OTHER = 0,	/* not looked at for this DLID */
 	SW_GOOD,	/* its route reaches the DLID; entry stays */
-	SW_BROKEN,	/* must be re-attached */
+	SW_DISCONNECTED,	/* must be re-attached */
 	SW_SETTLED,	/* re-attached in this search */
 	SW_BAD,		/* its route fails, but not through this fault */
 	SW_WALKING,	/* on the route being followed */
@@ -30,7 +30,7 @@ enum sw_state {
 
 struct cand {
 	uint32_t cost;
-	uint32_t sw;		/* the broken switch to attach */
+	uint32_t sw;		/* the disconnected switch to attach */
 	uint32_t ch;		/* through this channel */
 	uint32_t via;		/* to this switch */
 };
@@ -65,8 +65,8 @@ struct dqr_reroute {
 	uint32_t *dist;		/* shortest cable path (stretch) */
 	uint32_t *queue;
 	uint32_t *out;		/* channel for the DLID, DQR_NONE: self */
-	uint32_t *broken;	/* the broken switches of one DLID */
-	uint32_t num_broken;
+	uint32_t *disconnected_sw;	/* of the DLID being repaired */
+	uint32_t num_disconnected_sw;
 
 	struct cand *heap;
 	uint32_t heap_len, heap_cap;
@@ -167,12 +167,12 @@ struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 	rr->dist = malloc(sizeof(uint32_t) * n);
 	rr->queue = malloc(sizeof(uint32_t) * n);
 	rr->out = malloc(sizeof(uint32_t) * n);
-	rr->broken = malloc(sizeof(uint32_t) * n);
+	rr->disconnected_sw = malloc(sizeof(uint32_t) * n);
 	if (!rr->end_off || !rr->end_port || !rr->comp || !rr->rank ||
 	    !rr->st ||
 	    !rr->stack || !rr->state || !rr->mark || !rr->dead ||
 	    !rr->cost || !rr->hops || !rr->dist || !rr->queue || !rr->out ||
-	    !rr->broken) {
+	    !rr->disconnected_sw) {
 		dqr_reroute_free(rr);
 		return NULL;
 	}
@@ -199,8 +199,8 @@ void dqr_reroute_free(struct dqr_reroute *rr)
 		return;
 	DQR_FREE_ALL(rr->rank, rr->end_off, rr->end_port, rr->comp, rr->st,
 		     rr->stack, rr->state, rr->mark, rr->dead, rr->cost,
-		     rr->hops, rr->dist, rr->queue, rr->out, rr->broken,
-		     rr->heap, rr->changes, rr);
+		     rr->hops, rr->dist, rr->queue, rr->out,
+		     rr->disconnected_sw, rr->heap, rr->changes, rr);
 }
 
 /* ------------------------------------------------------------ heap */
@@ -367,7 +367,7 @@ static int good(struct dqr_reroute *rr, const struct dqr_fabric *f,
 			break;
 		}
 		if (st != SW_OTHER)
-			break;	/* broken, bad, or a loop */
+			break;	/* disconnected, bad, or a loop */
 		set_state(rr, cur, SW_WALKING);
 		rr->stack[top++] = cur;
 		rr->out[cur] = DQR_NONE;
@@ -498,7 +498,7 @@ static int push_candidate(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	return heap_push(rr, &c);
 }
 
-/* Candidates for the broken switches cabled to a switch that reaches. */
+/* Candidates for the disconnected switches cabled to a switch that reaches. */
 static int relax(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		 const struct dqr_lfts *t, struct dqr_dyn_order *cl,
 		 const struct dqr_reroute_opts *o, uint32_t lid,
@@ -510,7 +510,7 @@ static int relax(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	dqr_for_each_linked_port(f, node, p) {
 		r = dqr_peer_port(f, dqr_port_index(f, node, p));
 		sw = dqr_peer_switch(f, dqr_port_index(f, node, p));
-		if (sw == DQR_NONE || sw_state(rr, sw) != SW_BROKEN ||
+		if (sw == DQR_NONE || sw_state(rr, sw) != SW_DISCONNECTED ||
 		    !usable(f, cl, r))
 			continue;
 		if (push_candidate(rr, f, t, cl, o, lid, owner, sw, r, via,
@@ -581,9 +581,9 @@ const struct dqr_change *dqr_reroute_changes(const struct dqr_reroute *rr,
 }
 
 /* End ports that inject at sw and may send to owner's LID. */
-static uint32_t live_ends(const struct dqr_reroute *rr,
-			  const struct dqr_dyn_order *cl, uint32_t sw,
-			  uint32_t owner)
+static uint32_t linked_ends(const struct dqr_reroute *rr,
+			    const struct dqr_dyn_order *cl, uint32_t sw,
+			    uint32_t owner)
 {
 	uint32_t i, n = 0;
 
@@ -594,31 +594,33 @@ static uint32_t live_ends(const struct dqr_reroute *rr,
 }
 
 /*
- * The switches whose route to lid is broken.  When the fault's dead
+ * The switches whose route to lid is disconnected.  When the fault's dead
  * ports carry the DLID, those switches and everything upstream of them
- * (found through the neighbours' entries, O(broken x radix)); otherwise
+ * (found through the neighbours' entries, O(disconnected x radix)); otherwise
  * (entries never routed, or no fault given), and with walk_all (entries
  * left without route, which no dead port points at), one walk of every
  * switch.
  */
-static void find_broken(struct dqr_reroute *rr, const struct dqr_fabric *f,
-			const struct dqr_lfts *t, uint32_t lid, int walk_all)
+static void find_disconnected(struct dqr_reroute *rr,
+			      const struct dqr_fabric *f,
+			      const struct dqr_lfts *t, uint32_t lid,
+			      int walk_all)
 {
 	uint32_t i, sw, ch, q;
 	unsigned p;
 
-	rr->num_broken = 0;
+	rr->num_disconnected_sw = 0;
 	for (i = 0; i < rr->num_dead && !walk_all; i++) {
 		const struct dqr_port *dp = &f->ports[rr->dead[i]];
 
 		sw = f->nodes[dp->node].sw_index;
 		if (dqr_lft_get(t, sw, lid) != dp->num ||
-		    sw_state(rr, sw) == SW_BROKEN)
+		    sw_state(rr, sw) == SW_DISCONNECTED)
 			continue;
-		set_state(rr, sw, SW_BROKEN);
-		rr->broken[rr->num_broken++] = sw;
+		set_state(rr, sw, SW_DISCONNECTED);
+		rr->disconnected_sw[rr->num_disconnected_sw++] = sw;
 	}
-	if (!rr->num_broken) {
+	if (!rr->num_disconnected_sw) {
 		dqr_walk_dlid(f, t, lid, rr->st, rr->stack);
 		for (sw = 0; sw < f->num_switches; sw++) {
 			if (rr->st[sw].result == DQR_WALK_OK) {
@@ -628,14 +630,14 @@ static void find_broken(struct dqr_reroute *rr, const struct dqr_fabric *f,
 				rr->out[sw] = dqr_next_channel(f, t, sw, lid);
 				continue;
 			}
-			set_state(rr, sw, SW_BROKEN);
-			rr->broken[rr->num_broken++] = sw;
+			set_state(rr, sw, SW_DISCONNECTED);
+			rr->disconnected_sw[rr->num_disconnected_sw++] = sw;
 		}
 		return;
 	}
-	/* upstream: neighbours whose entry leads into a broken switch */
-	for (i = 0; i < rr->num_broken; i++) {
-		uint32_t node = f->switches[rr->broken[i]];
+	/* upstream: neighbours whose entry leads into a disconnected switch */
+	for (i = 0; i < rr->num_disconnected_sw; i++) {
+		uint32_t node = f->switches[rr->disconnected_sw[i]];
 
 		dqr_for_each_linked_port(f, node, p) {
 			ch = dqr_port_index(f, node, p);
@@ -644,10 +646,10 @@ static void find_broken(struct dqr_reroute *rr, const struct dqr_fabric *f,
 				continue;
 			q = f->ports[dqr_peer_port(f, ch)].num;
 			if (dqr_lft_get(t, sw, lid) != q ||
-			    sw_state(rr, sw) == SW_BROKEN)
+			    sw_state(rr, sw) == SW_DISCONNECTED)
 				continue;
-			set_state(rr, sw, SW_BROKEN);
-			rr->broken[rr->num_broken++] = sw;
+			set_state(rr, sw, SW_DISCONNECTED);
+			rr->disconnected_sw[rr->num_disconnected_sw++] = sw;
 		}
 	}
 }
@@ -705,25 +707,25 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		return 0;
 	st->lids++;
 	next_epoch(rr, f->num_switches);
-	find_broken(rr, f, t, lid, o->outside_list);
-	if (!rr->num_broken)
+	find_disconnected(rr, f, t, lid, o->outside_list);
+	if (!rr->num_disconnected_sw)
 		return 0;
-	st->lids_broken++;
-	st->broken += rr->num_broken;
-	for (i = 0; i < rr->num_broken; i++)
-		st->broken_pairs += 1 + live_ends(rr, cl, rr->broken[i],
-						  owner);
+	st->lids_disconnected++;
+	st->disconnected += rr->num_disconnected_sw;
+	for (i = 0; i < rr->num_disconnected_sw; i++)
+		st->disconnected_pairs +=
+			1 + linked_ends(rr, cl, rr->disconnected_sw[i], owner);
 
 	own_sw = dqr_ingress_switch(f, owner);
 	rr->heap_len = 0;
 	if (o->stretch_on && own_sw != DQR_NONE)
 		cable_distances(rr, f, cl, own_sw);
 	if (own_sw != DQR_NONE)
-		for (i = 0; i < rr->num_broken; i++) {
+		for (i = 0; i < rr->num_disconnected_sw; i++) {
 			uint32_t node, ch, via;
 			unsigned p;
 
-			sw = rr->broken[i];
+			sw = rr->disconnected_sw[i];
 			if (rr->comp[sw] != rr->comp[own_sw])
 				continue;
 			node = f->switches[sw];
@@ -731,7 +733,7 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 				ch = dqr_port_index(f, node, p);
 				via = dqr_peer_switch(f, ch);
 				if (via == DQR_NONE ||
-				    sw_state(rr, via) == SW_BROKEN ||
+				    sw_state(rr, via) == SW_DISCONNECTED ||
 				    !usable(f, cl, ch) ||
 				    !good(rr, f, t, lid, owner, via))
 					continue;
@@ -743,7 +745,7 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 
 	while (rr->heap_len) {
 		c = heap_pop(rr);
-		if (sw_state(rr, c.sw) != SW_BROKEN)
+		if (sw_state(rr, c.sw) != SW_DISCONNECTED)
 			continue;
 		if (too_long(rr, o, &c)) {
 			st->stretched++;
@@ -769,12 +771,12 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 			return -1;
 	}
 
-	for (i = 0; i < rr->num_broken; i++) {
-		sw = rr->broken[i];
+	for (i = 0; i < rr->num_disconnected_sw; i++) {
+		sw = rr->disconnected_sw[i];
 		if (sw_state(rr, sw) == SW_SETTLED)
 			continue;
 		if (own_sw == DQR_NONE || rr->comp[sw] != rr->comp[own_sw]) {
-			st->disconnected++;
+			st->unreachable++;
 			continue;
 		}
 		old = dqr_lft_get(t, sw, lid);

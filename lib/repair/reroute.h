@@ -2,17 +2,18 @@
  * reroute.h - Dynamic Quick Reconfiguration (the DQR paper, section IV) for
  * destination-based forwarding.
  *
- * The routes of all sources towards one DLID form a destination tree over the
- * switches.  After a fault, the switches whose route no longer reaches the
- * DLID are "broken"; the others keep their entries.  A Dijkstra search
- * grows the tree back from the intact part: a broken switch X is attached
- * through a neighbour Z that already reaches the DLID, which sets X's
- * entry to the channel c = X->Z and adds the dependencies
+ * The routes of all sources towards one DLID form a destination tree
+ * over the switches.  After a fault, the switches whose route no longer
+ * reaches the DLID are "disconnected": their entries carry the
+ * disconnected flows.  The others keep their entries.  A Dijkstra search
+ * grows the tree back from the intact part: a disconnected switch X is
+ * attached through a neighbour Z that already reaches the DLID, which
+ * sets X's entry to the channel c = X->Z and adds the dependencies
  *
  *   c -> (Z's channel for the DLID)          the packet goes on at Z
  *   (each end port at X) -> c                 X's CAs inject into c
  *
- * and, when a broken switch W upstream keeps its entry towards X, W's own
+ * and, when a disconnected switch W upstream keeps its entry towards X, W's own
  * attachment later adds (W->X) -> c.  Every dependency must be legal in
  * the channel list, or be made legal by reordering it (dyn_order.h), so
  * old and new routes together stay deadlock free.  Settled switches form
@@ -71,9 +72,9 @@ struct dqr_reroute_opts {
 	 */
 	const uint32_t *rank;
 	/*
-	 * Re-routing layer (rerouting_layer.h): attach every broken switch
-	 * by the same costs but without asking the channel list, and add
-	 * nothing to it.  The routes found may close cycles in one layer;
+	 * Re-routing layer (rerouting_layer.h): attach every disconnected
+	 * switch by the same costs but without asking the channel list, and
+	 * add nothing to it.  The routes found may close cycles in one layer;
 	 * virtual lanes, not the list, must then keep them apart.
 	 */
 	int outside_list;
@@ -89,18 +90,18 @@ struct dqr_reroute_opts {
 
 struct dqr_reroute_stats {
 	uint64_t lids;			/* destinations examined */
-	uint64_t lids_broken;		/* with at least one broken switch */
-	uint64_t broken;		/* (switch, DLID) routes that failed */
+	uint64_t lids_disconnected;	/* with a disconnected switch */
+	uint64_t disconnected;		/* (switch, DLID) routes that failed */
 	/* the (source port, DLID) pairs behind them: the switch itself
 	 * and the linked end ports that inject there */
-	uint64_t broken_pairs;
+	uint64_t disconnected_pairs;
 	uint64_t changed;		/* entries written */
 	uint64_t turns;			/* dependencies added to the list */
 	uint64_t reorders;		/* turns that needed a reorder */
 	uint64_t moved;			/* channels moved by those */
 	uint64_t refused;		/* candidate turns refused (cycle) */
 	uint64_t stretched;		/* candidates too long (stretch) */
-	uint64_t disconnected;		/* broken, no cable path: unchanged */
+	uint64_t unreachable;		/* no cable path either: unchanged */
 	/* cable path but no legal route: */
 	uint64_t failed;		/* entries that had a route */
 	uint64_t holes;			/* entries that never had one */

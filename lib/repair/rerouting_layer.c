@@ -54,7 +54,7 @@ int dqr_ml_build(struct dqr_recon *r, const struct dqr_fabric *proj,
 	if (!ml->fill)
 		goto nomem;
 	memcpy(ml->fill, ch, sizeof(*ml->fill) * ml->num_fill);
-	ml->st.lids = rs.lids_broken;
+	ml->st.lids = rs.lids_disconnected;
 	ml->st.filled = rs.changed;
 	ml->st.left = rs.failed + rs.holes;
 	ml->st.us_fill = (dqr_now_ms() - t0) * 1e3;

@@ -22,11 +22,12 @@
  * deadlock free.  Outside the anchor's pod the paper's U-turn usually
  * closes a cycle with the switch routes' U-turns (uturn_route.h): DQR
  * then turns in the anchor's pod, still through one switch per failed
- * link (doc/uturn.md has the figures).  When the paper's switch would close a cycle (possible
- * from the second fault on: the paper needs its re-routing layer there),
- * DQR takes the next legal route, and reports the entries it cannot route
- * at all.  The up*\/down* preference of the search uses the distances from
- * the tree's anchor, as the U-turns of the switch routes do.
+ * link (doc/uturn.md has the figures).  When the paper's switch would
+ * close a cycle (possible from the second fault on: the paper needs its
+ * re-routing layer there), DQR takes the next legal route, and reports
+ * the entries it cannot route at all.  The up*\/down* preference of the
+ * search uses the distances from the tree's anchor, as the U-turns of the
+ * switch routes do.
  */
 #ifndef DQR_UTURN_REPAIR_H
 #define DQR_UTURN_REPAIR_H

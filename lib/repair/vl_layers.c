@@ -234,12 +234,12 @@ typedef int (*route_fn)(void *arg, const struct route *r,
 
 /*
  * Calls fn for every route that reaches its DLID; counts the others in
- * *broken.  Stops with fn's value when it is not 0.
+ * *unrouted.  Stops with fn's value when it is not 0.
  */
 static int for_each_route(const struct dqr_fabric *f,
 			  const struct dqr_lfts *t, const uint32_t *level,
 			  struct hop *h, route_fn fn, void *arg,
-			  uint64_t *broken)
+			  uint64_t *unrouted)
 {
 	uint32_t max = f->num_switches + 2, lid;
 	struct route r;
@@ -254,7 +254,7 @@ static int for_each_route(const struct dqr_fabric *f,
 				continue;
 			r.dlid = lid;
 			if (walk(f, t, level, &r, h, max)) {
-				(*broken)++;
+				(*unrouted)++;
 				continue;
 			}
 			ret = fn(arg, &r, h);
@@ -682,7 +682,7 @@ static int verify(const struct dqr_fabric *f, const struct dqr_lfts *t,
 		  struct dqr_vl_layers *v, struct dqr_vl_stats *st)
 {
 	struct verify w = { f, v, NULL };
-	uint64_t broken = 0;
+	uint64_t unrouted = 0;
 	uint32_t a;
 	unsigned l, q;
 	int r;
@@ -691,7 +691,7 @@ static int verify(const struct dqr_fabric *f, const struct dqr_lfts *t,
 			sizeof(uint64_t));
 	if (!w.bits)
 		return -1;
-	for_each_route(f, t, level, h, record_deps, &w, &broken);
+	for_each_route(f, t, level, h, record_deps, &w, &unrouted);
 	for (a = 0; a < f->num_ports; a++)
 		for (q = 0; q <= DQR_MAX_PORTS; q++) {
 			st->edges_up += has_dep(w.bits, a, 0, 1, q);
@@ -744,7 +744,7 @@ int dqr_vl_layers_build(const struct dqr_fabric *f, const struct dqr_lfts *t,
 	b.f = f;
 	b.level = ft->level;
 	b.st = st;
-	if (for_each_route(f, t, ft->level, h, collect, &b, &st->broken))
+	if (for_each_route(f, t, ft->level, h, collect, &b, &st->unrouted))
 		goto oom;
 	if (st->routes > st->uturn_routes)
 		st->sl_mask |= 1;

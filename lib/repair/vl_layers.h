@@ -46,7 +46,7 @@
  * Routes: every end port (CA or router port with a LID and a cable) and
  * every switch (port 0) towards every LID that has an owner, except the
  * source's own LIDs.  A route that does not reach its DLID (no path,
- * dead port, loop, wrong end) is counted as broken and takes no part.
+ * dead port, loop, wrong end) is counted as unrouted and takes no part.
  *
  * Cost: O(routes x hops) time, twice (build and verify), plus
  * O(U-turn hops x 15) for the recolouring; memory O(U-turn hops +
@@ -69,7 +69,7 @@
 
 struct dqr_vl_stats {
 	uint64_t routes;	/* routes that reach their DLID */
-	uint64_t broken;	/* routes that do not: not layered */
+	uint64_t unrouted;	/* routes that do not: not layered */
 	uint64_t uturn_routes;	/* of the routes, with a U-turn */
 	uint64_t uturn_end;	/* of those, from or to an end port */
 	/* keys needing both VLs when every U-turn route has 1 + level(X) */

@@ -274,7 +274,7 @@ int dqr_uturn_normal_list(const struct dqr_fabric *f,
 		else if (nb == DQR_NONE)
 			c = 2 * L;			/* leaf -> CA */
 		else if (ft->level[nb] > ft->level[sw])
-			c = 1 + ft->level[sw];		/* up, from the leaves */
+			c = 1 + ft->level[sw];	/* up, from the leaves */
 		else
 			c = L + (L - ft->level[sw]);	/* down, from the top */
 		cls[v] = c;

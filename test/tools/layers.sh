@@ -3,10 +3,11 @@
 #
 # lib/ is layered: a folder may use (include, call) its own folder and
 # lower layers only; io and routes are peers that do not use each other.
-# No lib file exceeds 1,000 lines, no OpenSM header reaches lib/, nobody
-# outside a folder includes its -internal.h, and no two files of lib/,
-# plugin/ or a tool call each other in a cycle.  Calls are read from the
-# built objects (nm), so a call through a shared header counts too.
+# No lib file exceeds 1,000 lines, no C line over 80 columns, no OpenSM
+# header reaches lib/, nobody outside a folder includes its -internal.h,
+# and no two files of lib/, plugin/ or a tool call each other in a
+# cycle.  Calls are read from the built objects (nm), so a call through
+# a shared header counts too.
 #
 # Exit 0 when every rule holds; 1 with one line per breach.
 set -u
@@ -64,6 +65,13 @@ for f in lib/*/*.[ch]; do
 		may_use "$dir" "$h" ||
 			fail "$f: layer $dir includes $h/"
 	done
+done
+# OpenSM's style: 80 columns, tabs at 8
+for f in $(find lib plugin tools test -name '*.[ch]'); do
+	expand -t8 "$f" | awk -v f="$f" 'length > 80 {
+		print "layers: " f ":" NR ": " length " columns (at most 80)"
+		bad = 1
+	} END { exit bad }' || bad=1
 done
 for f in $(find lib plugin tools test -name '*.[ch]'); do
 	for h in $(sed -n 's/^#include "\(.*-internal\.h\)"$/\1/p' "$f"); do

@@ -178,7 +178,7 @@ void print_vl_text(const struct dqr_fabric *f,
 
 	printf("vl layers: routes %" PRIu64 ", broken %" PRIu64
 	       ", with a U-turn %" PRIu64 " (from or to an end port %" PRIu64
-	       ")\n", st->routes, st->broken, st->uturn_routes,
+	       ")\n", st->routes, st->unrouted, st->uturn_routes,
 	       st->uturn_end);
 	printf("vl layers: conflict keys %" PRIu64 ", moved %" PRIu64
 	       ", unplaced %" PRIu64 ", VL 1 entries %" PRIu64 "\n",
@@ -222,7 +222,7 @@ void print_vl_json(const struct dqr_fabric *f,
 	       ",\"sls_used\":%u,\"sl_mask\":%u,\"vls_used\":%u,"
 	       "\"edges\":[%" PRIu64 ",%" PRIu64 "],\"edges_up\":%" PRIu64
 	       ",\"edges_down\":%" PRIu64 ",\"acyclic\":[%s,%s],\"cycles\":[",
-	       st->routes, st->broken, st->uturn_routes, st->uturn_end,
+	       st->routes, st->unrouted, st->uturn_routes, st->uturn_end,
 	       st->conflict_keys, st->moved, st->unplaced, st->vl1_entries,
 	       st->sls_used, st->sl_mask, st->vls_used, st->edges[0],
 	       st->edges[1], st->edges_up, st->edges_down,

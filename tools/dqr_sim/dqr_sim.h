@@ -95,7 +95,7 @@ struct step_stats {
 	uint32_t connected, cyclic, ca_lost;
 	uint32_t ends_cut;		/* reached, CAs physically split */
 	uint32_t conn_ends;		/* connected and CAs not split */
-	double broken, changed, pairs;	/* sums of fractions */
+	double disconnected, changed, pairs;	/* sums of fractions */
 	double turns, reorders, moved, refused, lids;
 	double max_changed;		/* worst fraction of entries changed */
 	double *us;			/* reroute compute, one per run */
@@ -165,7 +165,8 @@ struct dist {
 /* Per-step figures, ready to print. */
 struct step_view {
 	double p_ok;			/* over all runs */
-	double broken, changed, pairs;	/* mean fractions, over reached */
+	/* mean fractions, over the runs that reached the fault */
+	double disconnected, changed, pairs;
 	double turns, reorders, moved, refused, lids;
 	struct dist us, us_total;
 };

@@ -77,7 +77,7 @@ struct step_view step_view(const struct sim *s, unsigned k)
 	/* runs successful through k: those that reached k and passed it */
 	ok = st->ok;
 	v.p_ok = (double)ok / s->o->runs;
-	v.broken = st->broken / n;
+	v.disconnected = st->disconnected / n;
 	v.changed = st->changed / n;
 	v.pairs = st->pairs / n;
 	v.turns = st->turns / n;

@@ -25,11 +25,11 @@ static void record_step(struct sim *s, unsigned k,
 	st->ok += ok;
 	st->failed += !ok;
 	st->split += split;
-	st->broken += rs->broken / ent;
+	st->disconnected += rs->disconnected / ent;
 	st->changed += ch;
 	if (ch > st->max_changed)
 		st->max_changed = ch;
-	st->pairs += rs->broken_pairs / pairs;
+	st->pairs += rs->disconnected_pairs / pairs;
 	st->turns += rs->turns;
 	st->reorders += rs->reorders;
 	st->moved += rs->moved;

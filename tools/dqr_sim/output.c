@@ -116,7 +116,7 @@ void print_text(const struct sim *s)
 		printf("%5u  %6.4f %5u/%-5u %6u  %7.4f  %7.4f  %7.4f %6.1f "
 		       "%6.1f %7.1f %8.1f  %8.0f %8.0f  %8.0f %8.0f\n", k + 1,
 		       v.p_ok, s->steps[k].ok, s->steps[k].reached,
-		       s->steps[k].split, 100 * v.broken, 100 * v.changed,
+		       s->steps[k].split, 100 * v.disconnected, 100 * v.changed,
 		       100 * v.pairs, v.turns, v.reorders, v.moved,
 		       v.refused, v.us.median, v.us.max, v.us_total.median,
 		       v.us_total.max);
@@ -156,7 +156,7 @@ static void print_json_step(const struct sim *s, unsigned k)
 	       "\"pairs_frac\":%.6g,\"turns\":%.3f,\"reorders\":%.3f,"
 	       "\"moved\":%.3f,\"refused\":%.3f,\"lids\":%.3f,"
 	       "\"verified\":%u,\"verify_failed\":%u,", k + 1, v.p_ok,
-	       st->reached, st->ok, st->failed, st->split, v.broken,
+	       st->reached, st->ok, st->failed, st->split, v.disconnected,
 	       v.changed, st->max_changed, v.pairs, v.turns, v.reorders,
 	       v.moved, v.refused, v.lids, st->verified, st->verify_failed);
 	if (s->o->vl_layers)
@@ -292,7 +292,7 @@ int write_data(const struct sim *s, FILE *fp, const char *path)
 		fprintf(fp, "%u %.6f %u %u %u %u %.6g %.6g %.6g %.3f %.3f "
 			"%.3f %.3f %.1f %.1f %.1f %.1f", k + 1, v.p_ok,
 			s->steps[k].reached, s->steps[k].ok,
-			s->steps[k].failed, s->steps[k].split, v.broken,
+			s->steps[k].failed, s->steps[k].split, v.disconnected,
 			v.changed, v.pairs, v.turns, v.reorders, v.moved,
 			v.refused, v.us.median, v.us.max, v.us_total.median,
 			v.us_total.max);

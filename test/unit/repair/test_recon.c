@@ -82,7 +82,7 @@ static void test_fail_fail_recover(void)
 	dqr_fabric_unlink_port(cur, dqr_port_index(cur, 6, 1));
 	CHECK_EQ(update(&r, cur, &res), DQR_RECON_OK);
 	CHECK_EQ(res.ports_failed, 2);
-	CHECK(res.rs.disconnected > 0);
+	CHECK(res.rs.unreachable > 0);
 
 	/* 6-7 comes back: from the original tables, only 3-4 rerouted */
 	CHECK_EQ(dqr_fabric_link(cur, 6, 1, 7, 2), 0);

@@ -1,6 +1,6 @@
 /*
  * test_reroute.c - DQR on rings routed as a line: a cut link is bridged
- * through the wrap link, only broken entries change, old and new routes
+ * through the wrap link, only disconnected entries change, old and new routes
  * fit one channel list, recovery restores the tables, and a route that
  * no legal order admits is counted as failed.
  */
@@ -110,9 +110,9 @@ static void test_cut_and_recover(int mode, int turns)
 
 	CHECK_EQ(world_run(&w, lids, (uint32_t)n), 0);
 	CHECK_EQ(w.st.failed, 0);
-	CHECK_EQ(w.st.disconnected, 0);
-	CHECK(w.st.broken > 0);
-	CHECK(w.st.changed > 0 && w.st.changed <= w.st.broken);
+	CHECK_EQ(w.st.unreachable, 0);
+	CHECK(w.st.disconnected > 0);
+	CHECK(w.st.changed > 0 && w.st.changed <= w.st.disconnected);
 	CHECK(w.st.turns > 0);
 	/* only entries whose route broke were written */
 	for (sw = 0; sw < w.line.n; sw++)
@@ -159,7 +159,7 @@ static void test_cut_and_recover(int mode, int turns)
 	memcpy(w.t->port, w.line.t->port,
 	       (size_t)w.t->num_switches * w.t->lid_count);
 	CHECK_EQ(world_run(&w, NULL, 0), 0);
-	CHECK_EQ(w.st.broken, 0);
+	CHECK_EQ(w.st.disconnected, 0);
 	CHECK_EQ(w.st.changed, 0);
 	CHECK(!memcmp(w.t->port, w.line.t->port,
 		      (size_t)w.t->num_switches * w.t->lid_count));
@@ -190,7 +190,7 @@ static void test_no_legal_route(void)
 	CHECK_EQ(world_run(&w, NULL, 0), 0);
 	CHECK(w.st.failed > 0);
 	CHECK_EQ(w.st.holes, 0);
-	CHECK_EQ(w.st.disconnected, 0);
+	CHECK_EQ(w.st.unreachable, 0);
 	CHECK(w.st.refused > 0);
 	/* what was committed still fits the list, and so do the tables:
 	 * entries left without a route are dropped, not kept pointing
@@ -235,7 +235,7 @@ static void test_disconnected(void)
 	dqr_fabric_unlink_port(w.line.f, dqr_port_index(w.line.f, 4, 1));
 	CHECK_EQ(world_run(&w, NULL, 0), 0);
 	CHECK_EQ(w.st.failed, 0);
-	CHECK(w.st.disconnected > 0);
+	CHECK(w.st.unreachable > 0);
 	REQUIRE(dqr_verify(w.line.f, w.t, &r, NULL) == 0);
 	CHECK(dqr_verify_ok(&r, DQR_PAIRS_ALL));
 	CHECK(r.disconnected[DQR_PAIR_CA_CA] > 0);
@@ -263,7 +263,7 @@ static void test_fill_holes(void)
 	CHECK_EQ(world_run(&w, lids, (uint32_t)n), 0);
 	CHECK_EQ(w.st.failed, 0);
 	/* the holes, and upstream switches a shorter way round saves a hop */
-	CHECK(w.st.changed >= 5 && w.st.changed <= w.st.broken);
+	CHECK(w.st.changed >= 5 && w.st.changed <= w.st.disconnected);
 	for (sw = 0; sw < w.line.n; sw++) {
 		CHECK(dqr_lft_get(w.t, sw, (sw + 2) % w.line.n + 1) !=
 		      DQR_NO_PATH);

@@ -122,7 +122,7 @@ struct route_check {
 	uint64_t routes, uturns, end_uturns;
 	uint64_t bad_sl;	/* SL 0 on a U-turn route, or not 0 without */
 	uint64_t bad_vl;	/* a hop whose mapped VL is not its layer */
-	uint64_t broken;
+	uint64_t unrouted;
 };
 
 /*
@@ -153,7 +153,7 @@ static void check_routes(const struct dqr_fabric *f, const struct dqr_lfts *t,
 				continue;
 			n = twalk(f, t, level, src, lid, h, max, &u);
 			if (n < 0) {
-				rc->broken++;
+				rc->unrouted++;
 				continue;
 			}
 			rc->routes++;
@@ -272,7 +272,7 @@ static void test_fault_free(void)
 	ends = dqr_fabric_count_end_ports(tr.f);
 	/* every source (CAs, switches) to every other LID owner */
 	CHECK_EQ(st.routes, (uint64_t)(ends + 48) * (ends + 48 - 1));
-	CHECK_EQ(st.broken, 0);
+	CHECK_EQ(st.unrouted, 0);
 	/* CAs always share a top switch: only switch pairs turn */
 	CHECK_EQ(st.uturn_end, 0);
 	CHECK(st.uturn_routes > 0);
@@ -289,7 +289,7 @@ static void test_fault_free(void)
 	CHECK(st.one_layer_acyclic);
 
 	check_routes(tr.f, tr.t, tr.ft->level, v, &st, &rc);
-	CHECK_EQ(rc.broken, 0);
+	CHECK_EQ(rc.unrouted, 0);
 	CHECK_EQ(rc.routes, st.routes);
 	CHECK_EQ(rc.end_uturns, 0);
 
@@ -519,7 +519,7 @@ static void test_two_faults(void)
 	CHECK_EQ(dqr_vl_layers_build(tr.f, tr.t, tr.ft, &v, &st, err,
 				     sizeof(err)), 0);
 	REQUIRE(v != NULL);
-	CHECK_EQ(st.broken, 0);
+	CHECK_EQ(st.unrouted, 0);
 	/* CA routes now turn too */
 	CHECK(st.uturn_end > 0);
 
@@ -555,7 +555,7 @@ static void test_two_faults(void)
 
 	/* after its U-turn every route is on VL 1, by the mapping */
 	check_routes(tr.f, tr.t, tr.ft->level, v, &st, &rc);
-	CHECK_EQ(rc.broken, 0);
+	CHECK_EQ(rc.unrouted, 0);
 	CHECK_EQ(rc.end_uturns, st.uturn_end);
 
 	dqr_vl_layers_free(v);
@@ -594,7 +594,7 @@ static void test_cyclic_ml(void)
 
 	CHECK_EQ(dqr_vl_layers_build(f, t, &ft, &v, &st, err, sizeof(err)), 0);
 	REQUIRE(v != NULL);
-	CHECK_EQ(st.broken, 0);
+	CHECK_EQ(st.unrouted, 0);
 	CHECK(st.uturn_routes > 0);
 	CHECK(st.uturn_end > 0);
 	/* NL only holds the hops before a first U-turn: a line */

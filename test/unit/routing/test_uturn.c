@@ -14,7 +14,7 @@
  *     counted independently, the normal list holding the CA routes,
  *     balanced all-to-all load;
  * (5) DQR with the preference: faults in one group, a whole switch,
- *     only broken entries change, recovery gives the original tables,
+ *     only disconnected entries change, recovery gives the original tables,
  *     one U-turn switch per failed down link;
  * (6) dqr_uturn_bias on its own.
  */
@@ -974,7 +974,7 @@ struct step {
 };
 
 /*
- * Brings r up to cur, checks the result and that only broken entries
+ * Brings r up to cur, checks the result and that only disconnected entries
  * changed.  *prev_f is the projected fabric of the step before (replaced
  * by this step's).  With may_fail, DQR_RECON_FAILED is accepted when it
  * is honest: no cycle, every unreachable pair counted as failed, and a
