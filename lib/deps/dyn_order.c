@@ -65,76 +65,72 @@ static void new_search(struct dqr_dyn_order *d)
 }
 
 /*
- * A cursor over v's neighbours along live or retired edges alike: the
- * initial graph's (CSR) first, then the added ones.  Every walk over a
- * channel's edges goes through it, so that none forgets the added part.
- * out: successors (v -> w); else predecessors (w -> v).
+ * Channels b reaches below position ub, into d->fwd.  Returns how many,
+ * or UINT32_MAX when the search meets position ub itself (the source a of
+ * the new edge): a cycle.
  */
-struct nbrs {
-	const struct dqr_dyn_order *d;
-	const uint32_t *csr;
-	uint64_t k, end;
-	uint32_t e;		/* next added edge, DQR_NONE after the last */
-	int out;
-};
-
-static inline void nbrs_init(struct nbrs *it, const struct dqr_dyn_order *d,
-			     uint32_t v, int out)
+static uint32_t search_forward(struct dqr_dyn_order *d, uint32_t b,
+			       uint32_t ub)
 {
-	const uint64_t *off = out ? d->succ_off : d->pred_off;
+	uint32_t mark = d->epoch, n = 0, i, v, w, e;
+	uint64_t k;
 
-	it->d = d;
-	it->csr = out ? d->succ : d->pred;
-	it->k = off[v];
-	it->end = off[v + 1];
-	it->e = out ? d->add_succ[v] : d->add_pred[v];
-	it->out = out;
-}
-
-/* The next neighbour, or DQR_NONE (never a vertex) after the last. */
-static inline uint32_t nbrs_next(struct nbrs *it)
-{
-	const struct dqr_dyn_edge *x;
-
-	if (it->k < it->end)
-		return it->csr[it->k++];
-	if (it->e == DQR_NONE)
-		return DQR_NONE;
-	x = &it->d->edges[it->e];
-	it->e = it->out ? x->next_succ : x->next_pred;
-	return it->out ? x->to : x->from;
-}
-
-#define for_each_nbr(it, d, v, out, w)					\
-	for (nbrs_init(&(it), d, v, out); ((w) = nbrs_next(&(it))) != DQR_NONE;)
-
-/*
- * Forward (out): the channels start reaches below position bound, into
- * d->fwd; UINT32_MAX when the search meets position bound itself (the
- * source a of the new edge): a cycle.  Backward: the channels that reach
- * start from above position bound, into d->bwd.  Returns how many.
- */
-static uint32_t search(struct dqr_dyn_order *d, uint32_t start,
-		       uint32_t bound, int out)
-{
-	uint32_t mark = out ? d->epoch : d->epoch + 1, n = 0, i, v, w;
-	uint32_t *found = out ? d->fwd : d->bwd;
-	struct nbrs it;
-
-	d->seen[start] = mark;
-	found[n++] = start;
+	d->seen[b] = mark;
+	d->fwd[n++] = b;
 	for (i = 0; i < n; i++) {
-		v = found[i];
-		for_each_nbr(it, d, v, out, w) {
-			if (out ? d->pos[w] > bound : d->pos[w] < bound)
+		v = d->fwd[i];
+		for (k = d->succ_off[v]; k < d->succ_off[v + 1]; k++) {
+			w = d->succ[k];
+			if (d->pos[w] > ub || d->seen[w] == mark ||
+			    !live_edge(d, v, w))
 				continue;
-			if (d->seen[w] == mark ||
-			    !(out ? live_edge(d, v, w) : live_edge(d, w, v)))
-				continue;
-			if (out && d->pos[w] == bound)
+			if (d->pos[w] == ub)
 				return UINT32_MAX;
 			d->seen[w] = mark;
-			found[n++] = w;
+			d->fwd[n++] = w;
+		}
+		for (e = d->add_succ[v]; e != DQR_NONE;
+		     e = d->edges[e].next_succ) {
+			w = d->edges[e].to;
+			if (d->pos[w] > ub || d->seen[w] == mark ||
+			    !live_edge(d, v, w))
+				continue;
+			if (d->pos[w] == ub)
+				return UINT32_MAX;
+			d->seen[w] = mark;
+			d->fwd[n++] = w;
+		}
+	}
+	return n;
+}
+
+/* Channels that reach a from above position lb, into d->bwd. */
+static uint32_t search_backward(struct dqr_dyn_order *d, uint32_t a,
+				uint32_t lb)
+{
+	uint32_t mark = d->epoch + 1, n = 0, i, v, u, e;
+	uint64_t k;
+
+	d->seen[a] = mark;
+	d->bwd[n++] = a;
+	for (i = 0; i < n; i++) {
+		v = d->bwd[i];
+		for (k = d->pred_off[v]; k < d->pred_off[v + 1]; k++) {
+			u = d->pred[k];
+			if (d->pos[u] < lb || d->seen[u] == mark ||
+			    !live_edge(d, u, v))
+				continue;
+			d->seen[u] = mark;
+			d->bwd[n++] = u;
+		}
+		for (e = d->add_pred[v]; e != DQR_NONE;
+		     e = d->edges[e].next_pred) {
+			u = d->edges[e].from;
+			if (d->pos[u] < lb || d->seen[u] == mark ||
+			    !live_edge(d, u, v))
+				continue;
+			d->seen[u] = mark;
+			d->bwd[n++] = u;
 		}
 	}
 	return n;
@@ -294,10 +290,10 @@ static int make_room(struct dqr_dyn_order *d, uint32_t a, uint32_t b,
 	uint32_t nf, nb;
 
 	new_search(d);
-	nf = search(d, b, d->pos[a], 1);
+	nf = search_forward(d, b, d->pos[a]);
 	if (nf == UINT32_MAX)
 		return DQR_DYN_CYCLE;
-	nb = search(d, a, d->pos[b], 0);
+	nb = search_backward(d, a, d->pos[b]);
 	if (reserve_log(d, (size_t)nf + nb + 1 + extra_log))
 		return DQR_DYN_ENOMEM;
 	reassign(d, nf, nb, d->pos[b], d->pos[a]);
@@ -306,13 +302,16 @@ static int make_room(struct dqr_dyn_order *d, uint32_t a, uint32_t b,
 
 int dqr_dyn_has_edge(const struct dqr_dyn_order *d, uint32_t a, uint32_t b)
 {
-	struct nbrs it;
-	uint32_t w;
+	uint64_t k;
+	uint32_t e;
 
 	if (a >= d->num_vertices || b >= d->num_vertices)
 		return 0;
-	for_each_nbr(it, d, a, 1, w)
-		if (w == b)
+	for (k = d->succ_off[a]; k < d->succ_off[a + 1]; k++)
+		if (d->succ[k] == b)
+			return 1;
+	for (e = d->add_succ[a]; e != DQR_NONE; e = d->edges[e].next_succ)
+		if (d->edges[e].to == b)
 			return 1;
 	return 0;
 }
@@ -330,11 +329,11 @@ int dqr_dyn_check(struct dqr_dyn_order *d, uint32_t a, uint32_t b,
 	if (d->retired[a] || d->retired[b] || d->pos[a] < d->pos[b])
 		return DQR_DYN_LEGAL;
 	new_search(d);
-	nf = search(d, b, d->pos[a], 1);
+	nf = search_forward(d, b, d->pos[a]);
 	if (nf == UINT32_MAX)
 		return DQR_DYN_REFUSED;
 	if (cost)
-		*cost = nf + search(d, a, d->pos[b], 0);
+		*cost = nf + search_backward(d, a, d->pos[b]);
 	return DQR_DYN_NEEDS_REORDER;
 }
 
@@ -434,18 +433,34 @@ static int revive_edge(struct dqr_dyn_order *d, uint32_t u, uint32_t w)
 
 static int revive_edges(struct dqr_dyn_order *d, uint32_t c)
 {
-	int ret, moved = 0, out;
-	struct nbrs it;
-	uint32_t w;
+	int ret, moved = 0;
+	uint64_t k;
+	uint32_t e;
 
-	/* its out-edges first, then its in-edges */
-	for (out = 1; out >= 0; out--)
-		for_each_nbr(it, d, c, out, w) {
-			ret = out ? revive_edge(d, c, w) : revive_edge(d, w, c);
-			if (ret < 0)
-				return ret;
-			moved |= ret;
-		}
+	for (k = d->succ_off[c]; k < d->succ_off[c + 1]; k++) {
+		ret = revive_edge(d, c, d->succ[k]);
+		if (ret < 0)
+			return ret;
+		moved |= ret;
+	}
+	for (e = d->add_succ[c]; e != DQR_NONE; e = d->edges[e].next_succ) {
+		ret = revive_edge(d, c, d->edges[e].to);
+		if (ret < 0)
+			return ret;
+		moved |= ret;
+	}
+	for (k = d->pred_off[c]; k < d->pred_off[c + 1]; k++) {
+		ret = revive_edge(d, d->pred[k], c);
+		if (ret < 0)
+			return ret;
+		moved |= ret;
+	}
+	for (e = d->add_pred[c]; e != DQR_NONE; e = d->edges[e].next_pred) {
+		ret = revive_edge(d, d->edges[e].from, c);
+		if (ret < 0)
+			return ret;
+		moved |= ret;
+	}
 	return moved ? DQR_DYN_REORDERED : DQR_DYN_ADDED;
 }
 
