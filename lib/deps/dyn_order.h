@@ -62,6 +62,7 @@ struct dqr_dyn_order {
 	/* base dependencies, a copy of the CDG's CSR */
 	uint64_t *succ_off, *pred_off;
 	uint32_t *succ, *pred;
+	int succ_sorted;	/* every succ list ascending */
 
 	/* added dependencies: one pool, per-vertex lists through next_* */
 	struct dqr_dyn_edge *edges;

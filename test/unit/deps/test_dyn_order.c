@@ -77,6 +77,24 @@ static struct dqr_cdg *random_dag(uint32_t n, uint32_t m, uint32_t window,
 	return g;
 }
 
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* As the CDG of a fabric has them: dqr_dyn_has_edge() then bisects. */
+static void sort_succ_lists(struct dqr_cdg *g)
+{
+	uint32_t v;
+
+	for (v = 0; v < g->num_vertices; v++)
+		qsort(g->succ + g->succ_off[v],
+		      g->succ_off[v + 1] - g->succ_off[v], sizeof(uint32_t),
+		      cmp_u32);
+}
+
 static void *dup(const void *p, size_t size)
 {
 	void *q = malloc(size ? size : 1);
@@ -278,6 +296,45 @@ static int shadow_reach(struct shadow *s, uint32_t from, uint32_t to,
 		}
 	}
 	return s->seen[to] == mark;
+}
+
+/*
+ * What dqr_dyn_add(a, b) must do (live ends, no cycle, pos[a] > pos[b]),
+ * from full searches of the shadow graph: F = what b reaches below a, B
+ * = what reaches a above b; their positions go to B first, then F, each
+ * in its old order.  want[] gets pos[] as it must be after; returns
+ * |F| + |B|, the cost dqr_dyn_check() must report.
+ */
+static uint32_t want_reorder(struct shadow *sh, const struct dqr_dyn_order *d,
+			     uint32_t a, uint32_t b, uint32_t *want)
+{
+	uint32_t n = d->num_vertices, lo = d->pos[b], hi = d->pos[a];
+	uint32_t *in_b = malloc(sizeof(uint32_t) * 3 * (n + 1));
+	uint32_t *in_f = in_b + n + 1, *merged = in_f + n + 1;
+	uint32_t p, v, fm, nf = 0, nb = 0, k;
+
+	if (!in_b)
+		abort();
+	shadow_reach(sh, b, a, 0);
+	fm = sh->epoch;
+	shadow_reach(sh, a, b, 1);
+	for (p = lo; p <= hi; p++) {
+		v = d->order[p];
+		if (sh->retired[v])
+			continue;
+		if (sh->seen[v] == fm)
+			in_f[nf++] = v;
+		else if (sh->seen[v] == sh->epoch)
+			in_b[nb++] = v;
+		else
+			continue;
+		merged[nf + nb - 1] = p;
+	}
+	memcpy(want, d->pos, sizeof(uint32_t) * n);
+	for (k = 0; k < nb + nf; k++)
+		want[k < nb ? in_b[k] : in_f[k - nb]] = merged[k];
+	free(in_b);
+	return nf + nb;
 }
 
 /* -------------------------------------------------------------- tests */
@@ -552,24 +609,34 @@ static void test_invalid(void)
 }
 
 /* Revival that needs a reorder, and one refused because of a cycle. */
+/* The list 0, 1, .. n-1 of g's n channels, in cl. */
+static struct dqr_dyn_order *identity_order(const struct dqr_cdg *g,
+					    struct dqr_channel_list *cl)
+{
+	struct dqr_dyn_order *d;
+	uint32_t i, n = g->num_vertices;
+
+	cl->num_vertices = cl->len = n;
+	cl->order = malloc(sizeof(uint32_t) * n);
+	cl->pos = malloc(sizeof(uint32_t) * n);
+	REQUIRE(cl->order && cl->pos);
+	for (i = 0; i < n; i++)
+		cl->order[i] = cl->pos[i] = i;
+	d = dqr_dyn_new(g, cl);
+	REQUIRE(d);
+	return d;
+}
+
 static void test_retire_revive(void)
 {
 	/* chain 0 -> 1 -> 2 -> 3 -> 4, and 5 -> 6 */
 	static const uint32_t e[] = { 0, 1,  1, 2,  2, 3,  3, 4,  5, 6 };
 	struct dqr_cdg *g = dqr_cdg_of_edges(7, e, 5);
 	struct dqr_channel_list cl;
-	struct dqr_dyn_order *d;
+	struct dqr_dyn_order *d = identity_order(g, &cl);
 	struct snap s;
-	uint32_t i, cost;
+	uint32_t cost;
 	size_t m;
-
-	cl.num_vertices = cl.len = 7;
-	cl.order = malloc(sizeof(uint32_t) * 7);
-	cl.pos = malloc(sizeof(uint32_t) * 7);
-	for (i = 0; i < 7; i++)
-		cl.order[i] = cl.pos[i] = i;
-	d = dqr_dyn_new(g, &cl);
-	REQUIRE(d);
 
 	/* with 2 dead, 4 -> 1 is only a reorder away: 1 goes above 4 */
 	CHECK_EQ(dqr_dyn_check(d, 4, 1, NULL), DQR_DYN_REFUSED);
@@ -616,6 +683,49 @@ static void test_retire_revive(void)
 }
 
 /* Undo restores everything byte for byte, nested marks included. */
+/*
+ * A refusal holds only while the path that closes the cycle stays live:
+ * whatever takes an edge of it away (a retirement, a rollback of a
+ * revival or of an added edge) makes the same turn legal again.
+ */
+static void test_refusals_forgotten(void)
+{
+	/* chain 0 -> 1 -> 2, and 3 alone */
+	static const uint32_t e[] = { 0, 1,  1, 2 };
+	struct dqr_cdg *g = dqr_cdg_of_edges(4, e, 2);
+	struct dqr_channel_list cl;
+	struct dqr_dyn_order *d = identity_order(g, &cl);
+	size_t m;
+
+	/* a retirement */
+	CHECK_EQ(dqr_dyn_add(d, 2, 0), DQR_DYN_CYCLE);
+	CHECK_EQ(dqr_dyn_retire_channel(d, 1), 0);
+	CHECK_EQ(dqr_dyn_check(d, 2, 0, NULL), DQR_DYN_NEEDS_REORDER);
+
+	/* a revival rolled back */
+	dqr_dyn_commit(d);
+	m = dqr_dyn_mark(d);
+	CHECK_EQ(dqr_dyn_revive_channel(d, 1), DQR_DYN_ADDED);
+	CHECK_EQ(dqr_dyn_add(d, 2, 0), DQR_DYN_CYCLE);
+	dqr_dyn_rollback(d, m);
+	CHECK(dqr_dyn_is_retired(d, 1));
+	CHECK_EQ(dqr_dyn_check(d, 2, 0, NULL), DQR_DYN_NEEDS_REORDER);
+	CHECK_EQ(dqr_dyn_revive_channel(d, 1), DQR_DYN_ADDED);
+	CHECK_EQ(dqr_dyn_check(d, 2, 0, NULL), DQR_DYN_REFUSED);
+
+	/* an added edge rolled back */
+	m = dqr_dyn_mark(d);
+	CHECK_EQ(dqr_dyn_add(d, 2, 3), DQR_DYN_ADDED);
+	CHECK_EQ(dqr_dyn_add(d, 3, 0), DQR_DYN_CYCLE);
+	dqr_dyn_rollback(d, m);
+	CHECK_EQ(dqr_dyn_add(d, 3, 0), DQR_DYN_REORDERED);
+	CHECK(dqr_dyn_valid(d));
+
+	dqr_dyn_free(d);
+	dqr_channel_list_free(&cl);
+	dqr_cdg_free(g);
+}
+
 static void test_rollback(void)
 {
 	uint32_t n = 400, *rank, i, a, b, reorders = 0, r, bad = 0;
@@ -705,7 +815,7 @@ static void test_rollback(void)
  * order valid after each; retire, revive and rollback mixed in.
  */
 static unsigned stress_one(uint32_t n, uint32_t m, uint32_t window,
-			   unsigned attempts)
+			   unsigned attempts, int sorted)
 {
 	struct dqr_cdg *g = random_dag(n, m, window, NULL);
 	struct dqr_channel_list cl;
@@ -713,11 +823,15 @@ static unsigned stress_one(uint32_t n, uint32_t m, uint32_t window,
 	struct shadow sh;
 	unsigned bad = 0, it, refused = 0, reordered = 0;
 	uint32_t *before = malloc(sizeof(uint32_t) * n);
+	uint32_t *want = malloc(sizeof(uint32_t) * n);
+	uint32_t recent[8][2], num_recent = 0;
 	size_t mark = 0;
 	uint32_t mark_edges = 0;
 	struct snap s;
 	int have_mark = 0;
 
+	if (sorted)
+		sort_succ_lists(g);
 	if (dqr_topo_order(g, pick_random, NULL, &cl) ||
 	    !(d = dqr_dyn_new(g, &cl))) {
 		free(before);
@@ -770,25 +884,21 @@ static unsigned stress_one(uint32_t n, uint32_t m, uint32_t window,
 			have_mark = 0;
 		}
 
+		/* a turn refused lately, as DQR tries one for many DLIDs */
+		if (num_recent && rnd(3) == 0) {
+			v = rnd(num_recent < 8 ? num_recent : 8);
+			a = recent[v][0];
+			b = recent[v][1];
+		}
 		if (a == b)
 			continue;
 		dead = sh.retired[a] || sh.retired[b];
 		cyc = !dead && shadow_reach(&sh, b, a, 0);
 		pa_lt_pb = d->pos[a] < d->pos[b];
-		if (!dead && !cyc && !pa_lt_pb) {
-			/* F: b reaches below a; B: reaches a above b */
-			shadow_reach(&sh, b, a, 0);
-			for (v = 0; v < n; v++)
-				want_cost += sh.seen[v] == sh.epoch &&
-					     !sh.retired[v] &&
-					     d->pos[v] < d->pos[a];
-			shadow_reach(&sh, a, b, 1);
-			for (v = 0; v < n; v++)
-				want_cost += sh.seen[v] == sh.epoch &&
-					     !sh.retired[v] &&
-					     d->pos[v] > d->pos[b];
-		}
+		if (!dead && !cyc && !pa_lt_pb)
+			want_cost = want_reorder(&sh, d, a, b, want);
 		chk = dqr_dyn_check(d, a, b, &cost);
+		bad += dqr_dyn_check(d, a, b, NULL) != chk;
 		if (dead || pa_lt_pb)
 			bad += chk != DQR_DYN_LEGAL || cost != 0;
 		else if (cyc)
@@ -804,9 +914,15 @@ static unsigned stress_one(uint32_t n, uint32_t m, uint32_t window,
 		if (cyc) {
 			refused++;
 			bad += ret != DQR_DYN_CYCLE || !same_pos(before, d);
+			v = num_recent++ % 8;
+			recent[v][0] = a;
+			recent[v][1] = b;
 		} else {
 			bad += ret < 0 ||
 			       (ret == DQR_DYN_REORDERED) != (chk == 2);
+			/* the very reorder Pearce and Kelly prescribe */
+			if (ret == DQR_DYN_REORDERED)
+				bad += !same_pos(want, d);
 			reordered += ret == DQR_DYN_REORDERED;
 			if (!sh.adj[(size_t)a * n + b])
 				shadow_add(&sh, a, b);
@@ -820,6 +936,7 @@ static unsigned stress_one(uint32_t n, uint32_t m, uint32_t window,
 	bad += !refused || !reordered;
 	shadow_free(&sh);
 	free(before);
+	free(want);
 	dqr_channel_list_free(&cl);
 	dqr_dyn_free(d);
 	dqr_cdg_free(g);
@@ -838,12 +955,14 @@ static void test_stress(void)
 		{ 300, 900, 300, 3000 },
 		{ 500, 1000, 50, 3000 },
 	};
-	unsigned i;
+	unsigned i, sorted;
 
 	rng_state = 0x243f6a8885a308d3ull;
-	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
-		CHECK_EQ(stress_one(runs[i].n, runs[i].m, runs[i].window,
-				    runs[i].attempts), 0);
+	for (sorted = 0; sorted < 2; sorted++)
+		for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+			CHECK_EQ(stress_one(runs[i].n, runs[i].m,
+					    runs[i].window, runs[i].attempts,
+					    sorted), 0);
 }
 
 int main(void)
@@ -853,6 +972,7 @@ int main(void)
 	test_paper_ring();
 	test_invalid();
 	test_retire_revive();
+	test_refusals_forgotten();
 	test_rollback();
 	test_stress();
 	return unit_finish();
