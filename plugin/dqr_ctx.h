@@ -9,13 +9,15 @@
  *   dqr_reconfig.c   the DQR pass: plan, reroute, judge, hand over
  *   dqr_layers.c     the FT paper's re-routing layer on VL 1
  *   dqr_transition.c the staged upload of new tables
- *   dqr_report.c     log lines and the JSON record of reconfigurations
+ *   dqr_report.c     log lines, the JSON records of reconfigurations
+ *                    and transitions
  *   switch_tables.c, subnet_model.c, base_engines.c: OpenSM's switches,
  *                    its subnet and its own engines, at the bottom
  */
 #ifndef DQR_CTX_H
 #define DQR_CTX_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +38,25 @@
 #include "verify/verify.h"
 
 /*
+ * Where the time of one routing pass goes, for the reconfiguration's log
+ * line and record (dqr_report.c).  Stamps are dqr_now_ms(); spans in ms.
+ */
+struct dqr_pass_times {
+	double start;		/* the earliest sign of the sweep */
+	const char *since;	/* what start is: "trap", "sweep", "pass" */
+	double project;		/* subnet model and projection */
+	double reroute;		/* dqr_recon_update, re-routing layer */
+	double verify;		/* the verifier on the tables to upload */
+	double plan;		/* the transition's plan */
+	double handed;		/* start -> first stage handed; <0: not */
+};
+
+/* When one stage was handed to OpenSM and when OpenSM answered it. */
+struct dqr_stage_times {
+	double handed, answered;
+};
+
+/*
  * A change of tables in progress, one stage per routing pass
  * (dqr_transition.c).
  */
@@ -50,6 +71,10 @@ struct dqr_transition {
 	unsigned drain_ms;
 	int confirmed;			/* OpenSM answered the last stage */
 	double t_begin, t_confirmed, ms_drained;
+	char what[160];			/* what it hands over */
+	double t_start;			/* pass_times.start of its pass */
+	const char *since;
+	struct dqr_stage_times *times;	/* one per stage */
 	cl_timer_t timer;
 	int timer_ready;
 };
@@ -95,7 +120,13 @@ struct dqr_ctx {
 	/* decided by the first step of a pass, used by the second */
 	int pass_dqr;
 	int try_uturn;
-	double ms_plan;		/* modelling and projecting, step 1 */
+	struct dqr_pass_times times;	/* times.project: step 1 */
+	/*
+	 * OpenSM's events, stamped by dqr_plugin.c; a routing pass takes
+	 * and clears them.  Traps come on another thread than the sweep.
+	 */
+	_Atomic double t_trap;
+	double t_sweep;
 	struct dqr_fabric *proj;
 	struct dqr_topo_diff diff;
 };

@@ -4,6 +4,7 @@
  * calls the DQR pass (dqr_reconfig.c) and the modules below.
  */
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,14 +329,39 @@ static int base_lid_matrices(struct dqr_ctx *ctx)
 	return dqr_bases_lid_matrices(&ctx->bases, ctx->opts.base);
 }
 
+/*
+ * A routing pass begins at now: the clock of its figures starts at the
+ * earliest sign of the sweep that brought it, a trap or the heavy
+ * sweep's start, and OpenSM's events stamped so far are used up.
+ */
+static void start_times(struct dqr_ctx *ctx, double now)
+{
+	struct dqr_pass_times *t = &ctx->times;
+	double trap = atomic_exchange(&ctx->t_trap, 0.0);
+
+	memset(t, 0, sizeof(*t));
+	t->handed = -1;
+	t->start = now;
+	t->since = "pass";
+	if (ctx->t_sweep && ctx->t_sweep <= t->start) {
+		t->start = ctx->t_sweep;
+		t->since = "sweep";
+	}
+	if (trap && trap <= t->start) {
+		t->start = trap;
+		t->since = "trap";
+	}
+	ctx->t_sweep = 0;
+}
+
 static int dqr_build_lid_matrices(void *context)
 {
 	struct dqr_ctx *ctx = context;
-
 	double t0 = dqr_now_ms();
 
+	start_times(ctx, t0);
 	ctx->pass_dqr = !dqr_plan_pass(ctx);
-	ctx->ms_plan = dqr_now_ms() - t0;
+	ctx->times.project = dqr_now_ms() - t0;
 	if (ctx->pass_dqr)
 		/* DQR keeps the tables; OpenSM's hop counts serve the SA */
 		return osm_ucast_mgr_build_lid_matrices(

@@ -9,12 +9,15 @@
  * OpenSM loads event plugins before it sets its routing engines up, so
  * registering 'dqr' from create() makes the name known in time.
  *
- * The top of the plugin: calls the engine (dqr_engine.h), and hands
- * OpenSM's events to the transition driver (dqr_transition.h).
+ * The top of the plugin: calls the engine (dqr_engine.h), hands
+ * OpenSM's events to the transition driver (dqr_transition.h), and
+ * stamps the traps and sweeps that start a pass's clock.
  */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
+
+#include <stdatomic.h>
 
 /* first: it decides the layout of OpenSM's structs (perfmgr, pthread) */
 #include <opensm/osm_config.h>
@@ -25,6 +28,7 @@
 #include "dqr_engine.h"
 #include "dqr_transition.h"
 #include "options/options.h"
+#include "util/timing.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "?"
@@ -84,16 +88,49 @@ static void dqr_delete(void *plugin_data)
 }
 
 /*
- * Traps need nothing here: after one OpenSM sweeps and calls the routing
- * engine with the degraded subnet, which is where DQR runs.
+ * The first trap since the last routing pass that makes OpenSM sweep
+ * heavy (a link changed state, or a port's local changes): the earliest
+ * the plugin learns of a fault.  The trap receiver runs on its own
+ * thread, hence the atomic stamp.
+ */
+static void stamp_trap(struct dqr_ctx *ctx, const ib_mad_notice_attr_t *n)
+{
+	double none = 0.0;
+	unsigned num;
+
+	if (!n || !ib_notice_is_generic(n))
+		return;
+	num = cl_ntoh16(n->g_or_v.generic.trap_num);
+	if (num != SM_LINK_STATE_CHANGED_TRAP && num != SM_LOCAL_CHANGES_TRAP)
+		return;
+	atomic_compare_exchange_strong(&ctx->t_trap, &none, dqr_now_ms());
+}
+
+/*
+ * Traps and sweeps only start the clock here: after a trap OpenSM
+ * sweeps and calls the routing engine with the degraded subnet, which
+ * is where DQR runs.
  */
 static void dqr_report(void *plugin_data, osm_epi_event_id_t event_id,
 		       void *event_data)
 {
-	(void)event_data;
-	/* every LFT Set of a pass answered: a staged transition goes on */
-	if (event_id == OSM_EVENT_ID_UCAST_ROUTING_DONE)
-		dqr_transition_routing_done(plugin_data);
+	struct dqr_ctx *ctx = plugin_data;
+
+	switch (event_id) {
+	case OSM_EVENT_ID_TRAP:
+		stamp_trap(ctx, event_data);
+		break;
+	case OSM_EVENT_ID_HEAVY_SWEEP_START:
+		/* the SM's thread, as the routing pass that reads it */
+		ctx->t_sweep = dqr_now_ms();
+		break;
+	case OSM_EVENT_ID_UCAST_ROUTING_DONE:
+		/* every LFT Set answered: a staged transition goes on */
+		dqr_transition_routing_done(ctx);
+		break;
+	default:
+		break;
+	}
 }
 
 osm_event_plugin_t osm_event_plugin = {

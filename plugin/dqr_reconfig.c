@@ -186,6 +186,34 @@ out:
 	return ret;
 }
 
+/* Entries left without a legal route: recon's now, or the old layer's. */
+static uint64_t no_legal_route(const struct dqr_ctx *ctx, int ret,
+			       const struct dqr_recon_result *res)
+{
+	return ret == DQR_RECON_FAILED ? res->rs.failed : ctx->ml_num_drop;
+}
+
+/*
+ * The reconfiguration's line and record, once its tables were handed
+ * over; layer: what dqr_layers_update() returned.
+ */
+static void log_outcome(struct dqr_ctx *ctx, int ret, int layer,
+			const struct dqr_recon_result *res)
+{
+	if (layer < 0) {
+		dqr_log_reconfig(ctx, res, "no legal route");
+		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ17: dqr: no "
+			"deadlock-free route within the channel list for %"
+			PRIu64 " entries of connected switches; fallback=none: "
+			"those stay unrouted\n", no_legal_route(ctx, ret, res));
+	} else if (ret == DQR_RECON_OK) {
+		dqr_log_reconfig(ctx, res, layer > 0 ? "ok, re-routing layer"
+				 : "ok");
+	} else if (layer > 0) {
+		dqr_log_reconfig(ctx, res, "re-routing layer");
+	}
+}
+
 int dqr_run_pass(struct dqr_ctx *ctx)
 {
 	osm_log_t *log = &ctx->osm->log;
@@ -195,7 +223,7 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	struct dqr_fabric *f;
 	struct dqr_lfts *t;
 	char what[64];
-	double t0 = dqr_now_ms();
+	double t0 = dqr_now_ms(), t1;
 	int ret, bad, layer;
 
 	reroute_opts(ctx, &o);
@@ -219,29 +247,16 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 		return -1;
 	}
 	layer = dqr_layers_update(ctx, ret, &o);
-	if (layer < 0) {
-		/* entries recon left unrouted now, or the old layer held */
-		uint64_t n = ret == DQR_RECON_FAILED ? res.rs.failed :
-			     ctx->ml_num_drop;
-
-		dqr_log_reconfig(ctx, &res,
-				 ctx->opts.fallback == DQR_FALLBACK_BASE ?
-				 "no legal route, not uploaded" :
-				 "no legal route");
-		if (ctx->opts.fallback == DQR_FALLBACK_BASE) {
-			OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ16: dqr: no "
-				"deadlock-free route within the channel list "
-				"for %" PRIu64 " entries of connected "
-				"switches; fallback=base: the base engine "
-				"routes the "
-				"whole fabric, and the change of tables is NOT "
-				"guaranteed deadlock free\n", n);
-			return -1;
-		}
-		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ17: dqr: no deadlock-free "
+	ctx->times.reroute = dqr_now_ms() - t0;
+	if (layer < 0 && ctx->opts.fallback == DQR_FALLBACK_BASE) {
+		dqr_log_reconfig(ctx, &res, "no legal route, not uploaded");
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ16: dqr: no deadlock-free "
 			"route within the channel list for %" PRIu64 " entries "
-			"of connected switches; fallback=none: those stay "
-			"unrouted\n", n);
+			"of connected switches; fallback=base: the base engine "
+			"routes the whole fabric, and the change of tables is "
+			"NOT guaranteed deadlock free\n",
+			no_legal_route(ctx, ret, &res));
+		return -1;
 	}
 	target = layer > 0 ? ctx->ml.tables : ctx->recon.cur;
 	f = dqr_fabric_clone(ctx->proj);
@@ -256,8 +271,13 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	keep_pass(ctx, f, t);
 	snprintf(what, sizeof(what), "reconfiguration %" PRIu64,
 		 ctx->reconfigs);
-	bad = ctx->opts.verify ? dqr_judge(ctx, what, ctx->ms_plan, 0) : 0;
+	t1 = dqr_now_ms();
+	bad = ctx->opts.verify ?
+	      dqr_judge(ctx, what, ctx->times.project, 0) : 0;
+	ctx->times.verify = dqr_now_ms() - t1;
 	if (bad > 0) {
+		if (layer < 0)
+			log_outcome(ctx, ret, layer, &res);
 		/* DQR admits no such table: this is a bug, say so loudly */
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ18: dqr: the verifier "
 			"rejects the tables of %s; not uploading them: the "
@@ -265,12 +285,11 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 			"tables is NOT guaranteed deadlock free\n", what);
 		return -1;
 	}
-	if (ret == DQR_RECON_OK)
-		dqr_log_reconfig(ctx, &res, layer > 0 ? "ok, re-routing layer"
-				 : "ok");
-	else if (layer > 0)
-		dqr_log_reconfig(ctx, &res, "re-routing layer");
-	if (dqr_hand_over(ctx, ctx->proj, target, what))
+	bad = dqr_hand_over(ctx, ctx->proj, target, what);
+	if (!bad)
+		ctx->times.handed = dqr_now_ms() - ctx->times.start;
+	log_outcome(ctx, ret, layer, &res);
+	if (bad)
 		return -1;
 	OSM_LOG(log, OSM_LOG_VERBOSE, "dqr: %s took %.2f ms in all\n", what,
 		dqr_now_ms() - t0);

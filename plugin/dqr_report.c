@@ -1,7 +1,8 @@
 /*
  * dqr_report.c - what the plugin tells the OpenSM log, and the JSON
- * record of every reconfiguration in <dump_files_dir>/dqr-reconfig.log.
- * Called by dqr_engine.c and dqr_reconfig.c; calls no other module.
+ * records of every reconfiguration and transition in
+ * <dump_files_dir>/dqr-reconfig.log.  Called by dqr_engine.c,
+ * dqr_reconfig.c and dqr_transition.c; calls no other module.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -186,27 +187,45 @@ int dqr_judge(struct dqr_ctx *ctx, const char *what, double ms_model,
 	return ctx->report.cycle_found || ctx->report.loop_entries;
 }
 
-static void json_line(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
-		      const char *outcome)
+/*
+ * Opens <dump_files_dir>/dqr-reconfig.log to append a record, and the
+ * time of day it carries; NULL without a dump_files_dir or on failure
+ * (logged).
+ */
+static FILE *open_record(struct dqr_ctx *ctx, char *stamp, size_t len)
 {
-	const struct dqr_reroute_stats *s = &r->rs;
 	const char *dir = ctx->osm->subn.opt.dump_files_dir;
-	char path[4096], stamp[32];
+	char path[4096];
 	time_t now = time(NULL);
 	struct tm tm;
 	FILE *fp;
 
 	if (!dir || !*dir)
-		return;
+		return NULL;
 	snprintf(path, sizeof(path), "%s/%s", dir, RECONFIG_LOG);
 	fp = fopen(path, "a");
 	if (!fp) {
 		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ10: dqr: "
 			"cannot append to %s: %s\n", path, strerror(errno));
-		return;
+		return NULL;
 	}
 	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strftime(stamp, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return fp;
+}
+
+static void json_line(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
+		      const char *outcome)
+{
+	const struct dqr_reroute_stats *s = &r->rs;
+	const struct dqr_pass_times *t = &ctx->times;
+	char stamp[32], handed[32] = "null";
+	FILE *fp = open_record(ctx, stamp, sizeof(stamp));
+
+	if (!fp)
+		return;
+	if (t->handed >= 0)
+		snprintf(handed, sizeof(handed), "%.3f", t->handed);
 	fprintf(fp, "{\"id\":%" PRIu64 ",\"time\":\"%s\",\"outcome\":\"%s\","
 		"\"cables_down\":%u,\"nodes_missing\":%u,"
 		"\"ports_failed\":%u,\"ports_recovered\":%u,"
@@ -217,13 +236,16 @@ static void json_line(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
 		",\"switches_touched\":%u,\"turns_enabled\":%" PRIu64 ","
 		"\"reorders\":%" PRIu64 ",\"channels_moved\":%" PRIu64 ","
 		"\"unreachable_entries\":%" PRIu64 ",\"failed_entries\":%"
-		PRIu64 ",\"compute_us\":%.0f,\"list_us\":%.0f}\n",
+		PRIu64 ",\"compute_us\":%.0f,\"list_us\":%.0f,"
+		"\"since\":\"%s\",\"project_ms\":%.3f,\"reroute_ms\":%.3f,"
+		"\"verify_ms\":%.3f,\"plan_ms\":%.3f,\"handed_ms\":%s}\n",
 		ctx->reconfigs, stamp, outcome, ctx->diff.links_missing,
 		ctx->diff.nodes_missing, r->ports_failed, r->ports_recovered,
 		r->from_original ? "true" : "false", s->lids_disconnected,
 		s->disconnected, s->disconnected_pairs, r->diff.entries,
 		r->diff.blocks, r->diff.switches, s->turns, s->reorders,
-		s->moved, s->unreachable, s->failed, r->us_total, r->us_list);
+		s->moved, s->unreachable, s->failed, r->us_total, r->us_list,
+		t->since, t->project, t->reroute, t->verify, t->plan, handed);
 	fclose(fp);
 }
 
@@ -231,7 +253,12 @@ void dqr_log_reconfig(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
 		      const char *outcome)
 {
 	const struct dqr_reroute_stats *s = &r->rs;
+	const struct dqr_pass_times *t = &ctx->times;
+	char handed[96] = "not handed to OpenSM";
 
+	if (t->handed >= 0)
+		snprintf(handed, sizeof(handed), "first stage handed to "
+			 "OpenSM %.2f ms from the %s", t->handed, t->since);
 	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
 		"dqr: reconfiguration %" PRIu64 " (%s): %u cables down, %u "
 		"nodes missing (%u switch ports newly down, %u back%s); "
@@ -240,12 +267,85 @@ void dqr_log_reconfig(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
 		PRIu64 " blocks on %u switches; turns enabled %" PRIu64
 		", channel-list moves %" PRIu64 "; unreachable %" PRIu64
 		" entries (no cable path), no legal route %" PRIu64
-		"; compute %.0f us\n", ctx->reconfigs, outcome,
+		"; compute %.0f us; projection %.2f ms, reroute %.2f ms, "
+		"verify %.2f ms, plan %.2f ms; %s\n", ctx->reconfigs, outcome,
 		ctx->diff.links_missing, ctx->diff.nodes_missing,
 		r->ports_failed, r->ports_recovered,
 		r->from_original ? ", from the original tables" : "",
 		s->disconnected, s->lids_disconnected, s->disconnected_pairs,
 		r->diff.entries, r->diff.blocks, r->diff.switches, s->turns,
-		s->moved, s->unreachable, s->failed, r->us_total);
+		s->moved, s->unreachable, s->failed, r->us_total, t->project,
+		t->reroute, t->verify, t->plan, handed);
 	json_line(ctx, r, outcome);
+}
+
+/* Stage s's upload (handed -> answered), or the drain after it. */
+static double stage_span(const struct dqr_transition *x, uint32_t s,
+			 int drain)
+{
+	const struct dqr_stage_times *t = &x->times[s];
+
+	return drain ? t[1].handed - t->answered : t->answered - t->handed;
+}
+
+/* Stages whose span is known: every upload, the drains between them. */
+static uint32_t spans(const struct dqr_transition *x, int drain)
+{
+	uint32_t n = x->plan.num_stages;
+
+	return drain && n ? n - 1 : n;
+}
+
+void dqr_fmt_stage_spans(char *buf, size_t len,
+			 const struct dqr_transition *x, int drain)
+{
+	uint32_t s, n = spans(x, drain);
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!n)
+		snprintf(buf, len, "none");
+	for (s = 0; s < n && used < len; s++) {
+		/* room for the next figure and the ellipsis */
+		if (used + 24 > len) {
+			snprintf(buf + used, len - used, " ...");
+			return;
+		}
+		used += snprintf(buf + used, len - used, "%s%.1f",
+				 s ? " " : "", stage_span(x, s, drain));
+	}
+}
+
+static void json_spans(FILE *fp, const char *key,
+		       const struct dqr_transition *x, int drain)
+{
+	uint32_t s, n = spans(x, drain);
+
+	fprintf(fp, ",\"%s\":[", key);
+	for (s = 0; s < n; s++)
+		fprintf(fp, "%s%.3f", s ? "," : "", stage_span(x, s, drain));
+	fputc(']', fp);
+}
+
+void dqr_record_transition(struct dqr_ctx *ctx,
+			   const struct dqr_transition *x)
+{
+	uint32_t last = x->plan.num_stages - 1;
+	char stamp[32];
+	FILE *fp = open_record(ctx, stamp, sizeof(stamp));
+
+	if (!fp)
+		return;
+	fprintf(fp, "{\"transition\":%" PRIu64 ",\"time\":\"%s\","
+		"\"what\":\"%s\",\"stages\":%u,\"entries\":%u,"
+		"\"drain_delay_ms\":%u,\"since\":\"%s\","
+		"\"first_answered_ms\":%.3f,\"last_answered_ms\":%.3f",
+		x->id, stamp, x->what, x->plan.num_stages,
+		x->plan.stage_off[x->plan.num_stages], x->drain_ms, x->since,
+		x->times[0].answered - x->t_start,
+		x->times[last].answered - x->t_start);
+	json_spans(fp, "upload_ms", x, 0);
+	json_spans(fp, "drain_ms", x, 1);
+	fputs("}\n", fp);
+	fclose(fp);
 }

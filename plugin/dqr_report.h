@@ -1,9 +1,9 @@
 /*
  * dqr_report.h - what the plugin tells the OpenSM log, and the JSON
- * record of every reconfiguration.
+ * records of every reconfiguration and transition.
  *
- * Called by the engine and the reconfiguration pass; calls nothing else
- * of the plugin.
+ * Called by the engine, the reconfiguration pass and the transition
+ * driver; calls nothing else of the plugin.
  */
 #ifndef DQR_REPORT_H
 #define DQR_REPORT_H
@@ -24,6 +24,20 @@ int dqr_judge(struct dqr_ctx *ctx, const char *what, double ms_model,
 /* The INFO line and the JSON record of reconfiguration ctx->reconfigs. */
 void dqr_log_reconfig(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
 		      const char *outcome);
+
+/*
+ * The JSON record of transition x, complete (every stage answered), in
+ * the same file.
+ */
+void dqr_record_transition(struct dqr_ctx *ctx,
+			   const struct dqr_transition *x);
+
+/*
+ * x's upload time of each stage (drain 0) or its drains between stages
+ * (drain 1), in ms, as "12.3 9.1"; " ..." ends what does not fit.
+ */
+void dqr_fmt_stage_spans(char *buf, size_t len,
+			 const struct dqr_transition *x, int drain);
 
 /* "ftree" or "updn (auto; failed: ftree)" */
 void dqr_fmt_base(const struct dqr_ctx *ctx, char *buf, size_t len);

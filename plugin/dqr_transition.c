@@ -11,7 +11,8 @@
  * heavy sweep brings the next stage.
  *
  * Called by dqr_reconfig.c (begin, continue) and dqr_plugin.c (the
- * event); calls only switch_tables.c below it.  The drain timer calls
+ * event); calls switch_tables.c below it and dqr_report.c for the
+ * record of a transition complete.  The drain timer calls
  * nothing of ours: it asks OpenSM for a sweep, and OpenSM's routing pass
  * comes back down through the engine to dqr_transition_continue().
  */
@@ -25,6 +26,7 @@
 #include <opensm/osm_config.h>
 #include <opensm/osm_opensm.h>
 
+#include "dqr_report.h"
 #include "dqr_transition.h"
 #include "switch_tables.h"
 #include "transition/plan_layered.h"
@@ -63,6 +65,8 @@ static void transition_drop(struct dqr_ctx *ctx)
 
 	dqr_plan_release(&x->plan);
 	dqr_plan_init(&x->plan);
+	free(x->times);
+	x->times = NULL;
 	dqr_fabric_free(x->fabric);
 	dqr_lfts_free(x->state);
 	dqr_lfts_free(x->target);
@@ -135,6 +139,7 @@ static int upload_stage(struct dqr_ctx *ctx)
 			    p->entries[i].new_port);
 	if (dqr_write_tables(ctx->osm, x->fabric, x->state))
 		return -1;
+	x->times[s].handed = dqr_now_ms();
 	fp = open_dump(ctx);
 	if (fp) {
 		dqr_plan_write_stage(fp, x->fabric, p, s, x->id);
@@ -157,11 +162,17 @@ static int plan(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		const struct dqr_lfts *one, struct dqr_plan_report *rep)
 {
 	struct dqr_plan *p = &ctx->transition.plan;
+	double t0 = dqr_now_ms();
+	int ret;
 
 	if (!one)
-		return dqr_plan_build(f, held, target, p, rep);
-	return dqr_plan_build_layered(f, held, one, target, ctx->ml_drop,
-				      ctx->ml_num_drop, p, rep);
+		ret = dqr_plan_build(f, held, target, p, rep);
+	else
+		ret = dqr_plan_build_layered(f, held, one, target,
+					     ctx->ml_drop, ctx->ml_num_drop, p,
+					     rep);
+	ctx->times.plan = dqr_now_ms() - t0;
+	return ret;
 }
 
 /*
@@ -184,8 +195,10 @@ int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	x->fabric = dqr_fabric_clone(f);
 	x->state = dqr_lfts_clone(held);
 	x->target = dqr_lfts_clone(target);
-	if (!x->fabric || !x->state || !x->target ||
-	    plan(ctx, f, held, target, one, &rep)) {
+	if (x->fabric && x->state && x->target &&
+	    !plan(ctx, f, held, target, one, &rep))
+		x->times = calloc(x->plan.num_stages + 1, sizeof(*x->times));
+	if (!x->times) {
 		transition_drop(ctx);
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ21: dqr: out of memory "
 			"planning the transition of %s; uploading it at once, "
@@ -212,6 +225,9 @@ int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		rep.safe ? "every stage safe" : "NOT safe");
 	x->next = 0;
 	x->drain_ms = drain_delay_ms(ctx);
+	snprintf(x->what, sizeof(x->what), "%s", what);
+	x->t_start = ctx->times.start;
+	x->since = ctx->times.since;
 	x->t_begin = dqr_now_ms();
 	x->ms_drained = 0;
 	x->active = 1;
@@ -260,19 +276,29 @@ void dqr_transition_routing_done(struct dqr_ctx *ctx)
 {
 	struct dqr_transition *x = &ctx->transition;
 	double now = dqr_now_ms();
+	char uploads[160], drains[160];
 
-	if (!x->active || x->confirmed)
+	/* next 0: stage 1 could not be written, nothing was handed over */
+	if (!x->active || x->confirmed || !x->next)
 		return;
 	x->confirmed = 1;
 	x->t_confirmed = now;
+	x->times[x->next - 1].answered = now;
 	if (x->next < x->plan.num_stages) {
 		x->ms_drained += x->drain_ms;
 		cl_timer_start(&x->timer, x->drain_ms);
 		return;
 	}
+	dqr_fmt_stage_spans(uploads, sizeof(uploads), x, 0);
+	dqr_fmt_stage_spans(drains, sizeof(drains), x, 1);
 	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: transition %" PRIu64
 		" complete: %u stages in %.0f ms, of which %.0f ms drain "
-		"delay (%u ms per stage)\n", x->id, x->plan.num_stages,
-		now - x->t_begin, x->ms_drained, x->drain_ms);
+		"delay (%u ms per stage); from the %s: first stage answered "
+		"after %.1f ms, last after %.1f ms; uploads (ms) %s; drains "
+		"(ms) %s\n", x->id, x->plan.num_stages, now - x->t_begin,
+		x->ms_drained, x->drain_ms, x->since,
+		x->times[0].answered - x->t_start, now - x->t_start, uploads,
+		drains);
+	dqr_record_transition(ctx, x);
 	x->active = 0;
 }

@@ -2,8 +2,9 @@
  * dqr_transition.h - handing new tables to the switches stage by stage.
  *
  * Below the reconfiguration pass (dqr_reconfig.h), which decides what to
- * hand over; above switch_tables.h, which writes each stage.  OpenSM's
- * event plugin reports the end of every upload here.
+ * hand over; above dqr_report.h, which records a transition complete,
+ * and switch_tables.h, which writes each stage.  OpenSM's event plugin
+ * reports the end of every upload here.
  */
 #ifndef DQR_PLUGIN_TRANSITION_H
 #define DQR_PLUGIN_TRANSITION_H

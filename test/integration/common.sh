@@ -342,3 +342,96 @@ it_uturn_balance() {
 	[ "$us" -le "$fs" ] ||
 		it_fail "uturn shift worst max $us above ftree's $fs"
 }
+
+# it_check_times FROM: the records of dqr-reconfig.log lines FROM.. time
+# their reconfigurations and transitions.  A reconfiguration gives each
+# phase (project_ms, reroute_ms, verify_ms, plan_ms) and handed_ms, the
+# sweep's start to its first stage handed to OpenSM: numbers >= 0, the
+# phases together no more than the total.  A transition gives one upload
+# per stage and a drain between two, together no more than
+# last_answered_ms, and as many stages as dqr-transition.dump holds for
+# it.  Fails the test otherwise; prints the figures.
+it_check_times() {
+	tail -n +"$1" "$W/dqr-reconfig.log" > "$W/times.json"
+	grep -q '^{"id":' "$W/times.json" ||
+		it_fail "no reconfiguration record from line $1"
+	grep -q '^{"transition":' "$W/times.json" ||
+		it_fail "no transition record from line $1"
+	awk '
+	function bad(why) { print "times: " why ": " $0; err = 1 }
+	function isnum(v) { return v ~ /^[0-9]+(\.[0-9]+)?$/ }
+	function num(key,   v) {
+		if (!match($0, "\"" key "\":[^,}]*"))
+			return bad("no " key)
+		v = substr($0, RSTART + length(key) + 3,
+			   RLENGTH - length(key) - 3)
+		if (!isnum(v))
+			return bad(key " is " v)
+		return v + 0
+	}
+	# list(KEY): sum of the numbers of array KEY, their count in cnt
+	function list(key,   v, a, i, s) {
+		cnt = -1
+		if (!match($0, "\"" key "\":\\[[0-9.,]*\\]"))
+			return bad("no list " key)
+		v = substr($0, RSTART + length(key) + 4,
+			   RLENGTH - length(key) - 5)
+		cnt = v == "" ? 0 : split(v, a, ",")
+		for (i = 1; i <= cnt; i++)
+			if (isnum(a[i]))
+				s += a[i]
+			else
+				bad(key " holds " a[i])
+		return s
+	}
+	NR == FNR {
+		if (!seen[$1 " " $2]++)
+			dumped[$1]++
+		next
+	}
+	/^{"id":/ {
+		p = num("project_ms") + num("reroute_ms") + \
+		    num("verify_ms") + num("plan_ms")
+		t = num("handed_ms")
+		if (p > t)
+			bad("phases " p " ms above the total " t " ms")
+		printf "reconfiguration:"
+		n = split("since project_ms reroute_ms verify_ms plan_ms " \
+			  "handed_ms", k, " ")
+		for (i = 1; i <= n; i++)
+			if (match($0, "\"" k[i] "\":[^,}]*"))
+				printf " %s", substr($0, RSTART, RLENGTH)
+		print ""
+		next
+	}
+	/^{"transition":/ {
+		id = num("transition")
+		st = num("stages")
+		if (st != dumped[id] + 0)
+			bad(st " stages, dqr-transition.dump holds " \
+			    dumped[id] + 0)
+		u = list("upload_ms")
+		if (cnt != st)
+			bad(cnt " uploads for " st " stages")
+		d = list("drain_ms")
+		if (cnt != st - 1)
+			bad(cnt " drains for " st " stages")
+		f = num("first_answered_ms")
+		l = num("last_answered_ms")
+		if (f > l || u + d > l)
+			bad("uploads and drains above the last answer")
+		printf "transition %d: %d stages, uploads %.1f ms, drains " \
+		       "%.1f ms, first answered %.1f ms, last %.1f ms\n",
+		       id, st, u, d, f, l
+		next
+	}
+	{ bad("unknown record") }
+	END { exit err }
+	' "$W/dqr-transition.dump" "$W/times.json" > "$W/times.txt"
+	local st=$?
+
+	while read -r l; do
+		it_log "$l"
+	done < "$W/times.txt"
+	[ "$st" = 0 ] || it_fail "the records of line $1 on do not add up"
+}

@@ -6,7 +6,8 @@
 #  2. OpenSM with the plugin: every fault in turn; after each, the tables
 #     read back connect every physically connected pair (CA and switch
 #     sources), have no dependency cycle, no fallback happened, and the
-#     entries that changed are the ones the plugin reported.
+#     entries that changed are the ones the plugin reported, and the
+#     records time every phase and stage (it_check_times).
 #  3. Every link comes back: the original tables return exactly.
 . "$(dirname "$0")/common.sh"
 
@@ -57,6 +58,7 @@ for link in "$@"; do
 		"$changed" "$(it_sum_json changed_entries "$from")"
 	[ "$changed" -gt 0 ] || it_fail "fault $i changed nothing"
 	[ $i = 1 ] && dqr_changed=$changed
+	it_check_times "$from"
 	it_log "fault $i (Unlink $link): $changed entries changed," \
 		"$(it_sum_json changed_blocks "$from") blocks," \
 		"$(it_sum_json compute_us "$from") us"
@@ -72,6 +74,7 @@ it_log "first fault: OpenSM alone changed $osm_changed entries" \
 # --- 3. every link back: the original tables ---------------------------------
 n=$(it_count "dqr: reconfiguration [0-9]+ \(")
 done=$(it_count "dqr: transition [0-9]+ complete")
+from=$(($(wc -l < "$W/dqr-reconfig.log") + 1))
 for link in "$@"; do
 	it_ibsim_cmd "ReLink $link"
 done
@@ -86,4 +89,5 @@ it_expect_eq "entries that differ from the original tables" \
 	"$(it_changed back orig)" 0
 grep -q '"from_original":true' "$W/dqr-reconfig.log" ||
 	it_fail "recovery did not start from the original tables"
+it_check_times "$from"
 it_log "PASS"
