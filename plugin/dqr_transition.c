@@ -7,8 +7,9 @@
  * into stages whose every intermediate state is loop free and deadlock
  * free; here each stage is one routing pass: its tables go into new_lft,
  * OpenSM uploads them and waits until every LFT Set is answered, reports
- * OSM_EVENT_ID_UCAST_ROUTING_DONE, and after the drain delay the next
- * heavy sweep brings the next stage.
+ * OSM_EVENT_ID_UCAST_ROUTING_DONE, and the next heavy sweep brings the
+ * next stage: at once when the plan says no packet still in flight can
+ * hurt it (plan.h, doc/transitions.md), else after the drain delay.
  *
  * Called by dqr_reconfig.c (begin, continue) and dqr_plugin.c (the
  * event); calls switch_tables.c below it and dqr_report.c for the
@@ -87,11 +88,11 @@ void dqr_transition_destroy(struct dqr_ctx *ctx)
 }
 
 /*
- * The drain delay between stages: long enough for any packet routed by
- * the old entries to have left the fabric.  A switch discards a packet
- * that waited longer than its LifeTime (4.096 us x 2^packet_life_time,
- * OpenSM's packet_life_time option), so a packet lives at most that long
- * per hop: the longest route times it.
+ * The drain delay before a stage that needs one: long enough for any
+ * packet routed by the old entries to have left the fabric.  A switch
+ * discards a packet that waited longer than its LifeTime (4.096 us x
+ * 2^packet_life_time, OpenSM's packet_life_time option), so a packet
+ * lives at most that long per hop: the longest route times it.
  */
 static unsigned drain_delay_ms(const struct dqr_ctx *ctx)
 {
@@ -108,6 +109,35 @@ static unsigned drain_delay_ms(const struct dqr_ctx *ctx)
 	if (ms > DRAIN_MAX_MS)
 		return DRAIN_MAX_MS;
 	return (unsigned)ms + 1;
+}
+
+/* How long stage s (0-based) waits after the stage before it answered. */
+static unsigned stage_wait_ms(const struct dqr_transition *x, uint32_t s)
+{
+	return x->plan.stage_drain[s] ? x->drain_ms : 0;
+}
+
+/*
+ * Logs why stage s (0-based) waits: for a loop or a cycle, the union of
+ * which states (the state after the last stage that waited, or 0).
+ */
+static void log_wait(struct dqr_ctx *ctx, uint32_t s)
+{
+	const struct dqr_transition *x = &ctx->transition;
+	uint8_t why = x->plan.stage_drain[s];
+	uint32_t w = s - 1;
+
+	while (w && !x->plan.stage_drain[w])
+		w--;
+	if (why & (DQR_DRAIN_LOOP | DQR_DRAIN_CYCLE))
+		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: transition %"
+			PRIu64 " stage %u waits %u ms: %s in the union of "
+			"states %u and %u\n", x->id, s + 1, x->drain_ms,
+			dqr_drain_reason(why), w, s + 1);
+	else
+		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: transition %"
+			PRIu64 " stage %u waits %u ms: %s\n", x->id, s + 1,
+			x->drain_ms, dqr_drain_reason(why));
 }
 
 static FILE *open_dump(struct dqr_ctx *ctx)
@@ -219,10 +249,12 @@ int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 			what, rep.entries, rep.reason);
 	OSM_LOG(log, OSM_LOG_INFO, "dqr: transition %" PRIu64 " (%s): %u "
 		"entries on %u switches for %u LIDs in %u stages (largest "
-		"%u), %" PRIu64 " union checks, planned in %.2f ms, %s\n",
+		"%u), %" PRIu64 " union checks, planned in %.2f ms, %s; "
+		"stages that wait a drain: %u\n",
 		x->id, what, rep.entries, rep.switches, rep.dlids,
 		rep.stages, rep.max_stage, rep.checks, rep.ms,
-		rep.safe ? "every stage safe" : "NOT safe");
+		rep.safe ? "every stage safe" : "NOT safe",
+		dqr_plan_drains(&x->plan));
 	x->next = 0;
 	x->drain_ms = drain_delay_ms(ctx);
 	snprintf(x->what, sizeof(x->what), "%s", what);
@@ -262,12 +294,14 @@ int dqr_transition_continue(struct dqr_ctx *ctx)
 {
 	struct dqr_transition *x = &ctx->transition;
 	double waited = dqr_now_ms() - x->t_confirmed;
+	unsigned wait;
 
 	if (x->next < x->plan.num_stages && x->confirmed) {
-		if (waited >= x->drain_ms)
+		wait = stage_wait_ms(x, x->next);
+		if (waited >= wait)
 			return upload_stage(ctx);
 		/* too early: come back when the drain delay is over */
-		cl_timer_start(&x->timer, (uint32_t)(x->drain_ms - waited) + 1);
+		cl_timer_start(&x->timer, (uint32_t)(wait - waited) + 1);
 	}
 	return dqr_write_tables(ctx->osm, x->fabric, x->state);
 }
@@ -285,6 +319,12 @@ void dqr_transition_routing_done(struct dqr_ctx *ctx)
 	x->t_confirmed = now;
 	x->times[x->next - 1].answered = now;
 	if (x->next < x->plan.num_stages) {
+		if (!x->plan.stage_drain[x->next]) {
+			/* nothing in flight can hurt it: no drain */
+			next_stage_due(ctx);
+			return;
+		}
+		log_wait(ctx, x->next);
 		x->ms_drained += x->drain_ms;
 		cl_timer_start(&x->timer, x->drain_ms);
 		return;

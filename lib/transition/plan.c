@@ -6,6 +6,21 @@
 #include <string.h>
 
 #include "transition/plan.h"
+#include "util/mem.h"
+
+#define PLAN_BUFS 5
+
+/* The plan's arrays for n entries, for dqr_plan_alloc() and release. */
+static void plan_bufs(struct dqr_plan *p, size_t n, struct dqr_buf *b)
+{
+	const struct dqr_buf t[PLAN_BUFS] = {
+		DQR_BUF(p->entries, n), DQR_BUF(p->stage_off, n + 2),
+		DQR_BUF(p->stage_reconf, n + 1), DQR_BUF(p->stage_num, n + 1),
+		DQR_BUF(p->stage_drain, n + 1),
+	};
+
+	memcpy(b, t, sizeof(t));
+}
 
 void dqr_plan_init(struct dqr_plan *p)
 {
@@ -14,24 +29,42 @@ void dqr_plan_init(struct dqr_plan *p)
 
 void dqr_plan_release(struct dqr_plan *p)
 {
-	free(p->entries);
-	free(p->stage_off);
-	free(p->stage_reconf);
-	free(p->stage_num);
+	struct dqr_buf b[PLAN_BUFS];
+
+	plan_bufs(p, 0, b);
+	dqr_bufs_free(b, PLAN_BUFS);
 	dqr_plan_init(p);
 }
 
 int dqr_plan_alloc(struct dqr_plan *p, uint32_t n)
 {
+	struct dqr_buf b[PLAN_BUFS];
+
 	dqr_plan_release(p);
-	p->entries = malloc(sizeof(*p->entries) * (n ? n : 1));
-	p->stage_off = calloc((size_t)n + 2, sizeof(uint32_t));
-	p->stage_reconf = calloc((size_t)n + 1, sizeof(uint64_t));
-	p->stage_num = calloc((size_t)n + 1, sizeof(uint32_t));
-	if (!p->entries || !p->stage_off || !p->stage_reconf ||
-	    !p->stage_num) {
-		dqr_plan_release(p);
-		return -1;
-	}
-	return 0;
+	plan_bufs(p, n, b);
+	return dqr_bufs_alloc(b, PLAN_BUFS);
+}
+
+const char *dqr_drain_reason(uint8_t why)
+{
+	if ((why & DQR_DRAIN_LOOP) && (why & DQR_DRAIN_CYCLE))
+		return "forwarding loop and dependency cycle";
+	if (why & DQR_DRAIN_LOOP)
+		return "forwarding loop";
+	if (why & DQR_DRAIN_CYCLE)
+		return "dependency cycle";
+	if (why & DQR_DRAIN_UNSAFE)
+		return "plan not safe, stages not judged for a drain";
+	if (why & DQR_DRAIN_LAYER)
+		return "re-routing layer added or dropped";
+	return "";
+}
+
+uint32_t dqr_plan_drains(const struct dqr_plan *p)
+{
+	uint32_t s, n = 0;
+
+	for (s = 0; p->stage_drain && s < p->num_stages; s++)
+		n += p->stage_drain[s] != 0;
+	return n;
 }

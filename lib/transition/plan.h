@@ -27,7 +27,29 @@ struct dqr_plan {
 	 * planner leaves reconfiguration 0 and numbers 1 .. num_stages */
 	uint64_t *stage_reconf;
 	uint32_t *stage_num;
+	/* per stage: why it must wait the drain after the stage before it
+	 * is answered (DQR_DRAIN_*), 0 when no packet still in flight can
+	 * hurt it.  The planners fill it; plans read from records hold 0 */
+	uint8_t *stage_drain;
 };
+
+/*
+ * Why a stage needs the drain (doc/transitions.md).  Let w be the last
+ * state whose older packets are known gone (0 at the start, k - 1 once
+ * stage k drained).  Stage k needs none when the union of states w and
+ * k is loop free and acyclic: every packet in flight was routed by some
+ * mix of states w .. k - 1, and each entry changes once in a plan.
+ */
+#define DQR_DRAIN_LOOP		0x01u	/* union(w, k) loops */
+#define DQR_DRAIN_CYCLE		0x02u	/* union(w, k) is cyclic */
+#define DQR_DRAIN_UNSAFE	0x04u	/* the plan is not safe: not judged */
+#define DQR_DRAIN_LAYER		0x08u	/* a re-routing layer's drop or add
+					 * stage borders it: not judged */
+
+/* "dependency cycle", "plan not safe", ...: the first reason of why. */
+const char *dqr_drain_reason(uint8_t why);
+/* Stages of p that need the drain. */
+uint32_t dqr_plan_drains(const struct dqr_plan *p);
 
 /*
  * A plan must be initialised before its first use; the functions that

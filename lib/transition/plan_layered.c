@@ -20,14 +20,18 @@ static void put(struct dqr_plan *p, uint32_t sw, uint32_t lid, uint8_t old,
 	e->new_port = new_port;
 }
 
-/* Closes the open stage when it holds anything. */
-static void close_stage(struct dqr_plan *p)
+/*
+ * Closes the open stage when it holds anything; drain: why it waits
+ * (plan.h), unless it is the first.
+ */
+static void close_stage(struct dqr_plan *p, uint8_t drain)
 {
 	uint32_t s = p->num_stages;
 
 	if (p->num_entries == p->stage_off[s])
 		return;
 	p->stage_num[s] = s + 1;
+	p->stage_drain[s] = s ? drain : 0;
 	p->num_stages++;
 	p->stage_off[s + 1] = p->num_entries;
 }
@@ -96,11 +100,17 @@ int dqr_plan_build_layered(const struct dqr_fabric *f,
 		if (d_lid < lc && dqr_lft_get(start, d_sw, d_lid) != held)
 			put(plan, d_sw, d_lid, held, DQR_NO_PATH);
 	}
-	close_stage(plan);
+	close_stage(plan, 0);
+	/*
+	 * Entries dropped come back in the one-layer part: changed twice,
+	 * the union of its first state with the state before the drop
+	 * would not hold every mix, so its first stage waits.  Its later
+	 * stages are judged from there as dqr_plan_build() judged them.
+	 */
 	for (s = 0; s < mid.num_stages; s++) {
 		for (i = mid.stage_off[s]; i < mid.stage_off[s + 1]; i++)
 			plan->entries[plan->num_entries++] = mid.entries[i];
-		close_stage(plan);
+		close_stage(plan, s ? mid.stage_drain[s] : DQR_DRAIN_LAYER);
 	}
 	for (sw = 0; sw < one->num_switches; sw++)
 		for (lid = 1; lid < lc; lid++)
@@ -108,7 +118,8 @@ int dqr_plan_build_layered(const struct dqr_fabric *f,
 			    dqr_lft_get(to, sw, lid))
 				put(plan, sw, lid, dqr_lft_get(one, sw, lid),
 				    dqr_lft_get(to, sw, lid));
-	close_stage(plan);
+	/* the fill is judged in two VLs by design, not by a union here */
+	close_stage(plan, DQR_DRAIN_LAYER);
 	seen_sw = calloc((size_t)one->num_switches + 1, 1);
 	seen_lid = calloc((size_t)lc + 1, 1);
 	if (!seen_sw || !seen_lid)

@@ -304,6 +304,115 @@ static int plan_stages(struct planner *pl)
 	return 0;
 }
 
+/* Stage s's DLIDs into lids (*n of them), each once per epoch. */
+static void drain_lids_add(const struct dqr_plan *p, uint32_t s,
+			   uint32_t *mark, uint32_t epoch, uint32_t *lids,
+			   uint32_t *n)
+{
+	uint32_t i, lid;
+
+	for (i = p->stage_off[s]; i < p->stage_off[s + 1]; i++) {
+		lid = p->entries[i].lid;
+		if (mark[lid] != epoch) {
+			mark[lid] = epoch;
+			lids[(*n)++] = lid;
+		}
+	}
+}
+
+/*
+ * Which stages must wait the drain (plan.h, doc/transitions.md).  u's a
+ * and b hold state 0 with every DLID of p active; mark (per LID, below
+ * *epoch) and lids (one per entry) are the caller's.  a holds state w,
+ * whose older packets are gone, b state k; every entry changes once, so
+ * their union is every mix of states w .. k, and only the DLIDs changed
+ * since w differ: one check per stage over those.  When it fails, stage
+ * k waits and w becomes k - 1, whose own union with k the plan holds.
+ * The checks are not counted in u->checks.
+ */
+static int drains_mark(struct uchk *u, struct dqr_plan *p, uint32_t *mark,
+		       uint32_t *epoch, uint32_t *lids)
+{
+	struct dqr_union_verdict v;
+	uint64_t checks = u->checks;
+	uint32_t k, w = 0, n = 0;
+	int r;
+
+	if (p->num_stages < 2)
+		return 0;
+	ent_set_side(u->b, p->entries, 0, p->stage_off[1], 1);
+	drain_lids_add(p, 0, mark, ++*epoch, lids, &n);
+	for (k = 1; k < p->num_stages; k++) {
+		ent_set_side(u->b, p->entries, p->stage_off[k],
+			     p->stage_off[k + 1], 1);
+		drain_lids_add(p, k, mark, *epoch, lids, &n);
+		r = uchk_judge(u, lids, n, lids, n, JUDGE_ALL, &v);
+		dqr_union_verdict_release(&v);
+		if (r < 0)
+			return -1;
+		p->stage_drain[k] = r ? 0 :
+			(v.loop_dlids ? DQR_DRAIN_LOOP : 0) |
+			(v.cyclic ? DQR_DRAIN_CYCLE : 0);
+		if (r)
+			continue;
+		/* after the drain only state k - 1 (index k) is in flight */
+		ent_set_side(u->a, p->entries, p->stage_off[w],
+			     p->stage_off[k], 1);
+		uchk_rebase(u);
+		w = k;
+		n = 0;
+		drain_lids_add(p, k, mark, ++*epoch, lids, &n);
+	}
+	u->checks = checks;
+	return 0;
+}
+
+/* The planner's drains: judged in a safe plan; in another every stage
+ * waits, as its own unions may fail. */
+static int mark_drains(struct planner *pl)
+{
+	struct dqr_plan *p = pl->plan;
+	uint32_t k;
+
+	if (!pl->rep->safe) {
+		for (k = 1; k < p->num_stages; k++)
+			p->stage_drain[k] = DQR_DRAIN_UNSAFE;
+		return 0;
+	}
+	uchk_set_both(&pl->u, p->entries, p->num_entries, 0);
+	return drains_mark(&pl->u, p, pl->smark, &pl->epoch, pl->slids);
+}
+
+int dqr_plan_mark_drains(const struct dqr_fabric *f,
+			 const struct dqr_lfts *from, struct dqr_plan *p)
+{
+	struct uchk u;
+	uint32_t lc = from->lid_count, i, epoch = 0;
+	uint32_t *mark = NULL, *lids = NULL;
+	int ret = -1;
+
+	for (i = 0; i < p->num_entries; i++)
+		if (p->entries[i].lid >= lc)
+			lc = p->entries[i].lid + 1;
+	if (!p->stage_drain)
+		p->stage_drain = calloc((size_t)p->num_stages + 1, 1);
+	if (!p->stage_drain || uchk_init(&u, f, from, lc))
+		return -1;
+	mark = calloc(lc, sizeof(uint32_t));
+	lids = malloc(sizeof(uint32_t) * (p->num_entries + 1));
+	if (mark && lids) {
+		for (i = 0; i < p->num_entries; i++)
+			u.active[p->entries[i].lid] = 1;
+		uchk_seal(&u);
+		memset(p->stage_drain, 0, p->num_stages);
+		ret = drains_mark(&u, p, mark, &epoch, lids);
+	}
+	free(mark);
+	free(lids);
+	uchk_release(&u);
+	return ret;
+}
+
 static void planner_release(struct planner *pl)
 {
 	dqr_dyn_free(pl->dord);
@@ -354,7 +463,7 @@ int dqr_plan_build(const struct dqr_fabric *f, const struct dqr_lfts *from,
 	/* a guard only: each entry is tried a few times at most */
 	pl.budget = 20000 + 16 * (uint64_t)pl.n;
 	pl.no_cdg = pl.u.no_cdg;
-	if (plan_stages(&pl))
+	if (plan_stages(&pl) || mark_drains(&pl))
 		goto out;
 	if (rep->forced > 1)
 		reason_add(rep, "%u entries staged although their union "

@@ -17,8 +17,9 @@
  *
  * This assumes what the stage boundary means in OpenSM: the next stage is
  * sent only once the previous one is in force everywhere (and packets
- * routed by states before k-1 have drained), as OSR (the OSR paper) assumes
- * one reconfiguration at a time.
+ * routed by states before k-1 have drained, unless the plan says stage
+ * k needs no drain: plan.h), as OSR (the OSR paper) assumes one
+ * reconfiguration at a time.
  */
 #ifndef DQR_TRANSITION_H
 #define DQR_TRANSITION_H
@@ -83,5 +84,16 @@ struct dqr_plan_report {
 int dqr_plan_build(const struct dqr_fabric *f, const struct dqr_lfts *from,
 		   const struct dqr_lfts *to, struct dqr_plan *plan,
 		   struct dqr_plan_report *rep);
+
+/*
+ * Which stages of p, a plan from the tables from, need the drain
+ * (plan.h: stage_drain), judged as dqr_plan_build() judges its own: for
+ * plans made otherwise (by hand, read from records).  It assumes what a
+ * plan guarantees, that the union of every two consecutive states holds
+ * (dqr_plan_replay() judges that).  stage_drain is allocated when NULL.
+ * 0, or -1 when out of memory.
+ */
+int dqr_plan_mark_drains(const struct dqr_fabric *f,
+			 const struct dqr_lfts *from, struct dqr_plan *p);
 
 #endif

@@ -445,9 +445,9 @@ static void test_unbridgeable(void)
 
 /*
  * A change both orders agree with (up*-down* either way in a fat tree:
- * one destination's climb moves to the other spine) needs one stage.
+ * one destination's climb moves to the other spine), into c.
  */
-static void test_compatible(void)
+static void climb_case(struct tcase *cp)
 {
 	struct tcase c = { .f = gen("fattree2:4") };
 	uint32_t leaf, sp, lid, dst_leaf;
@@ -477,6 +477,15 @@ static void test_compatible(void)
 	/* CA LID 7 (on leaf 0): climb through the other spine */
 	for (leaf = 1; leaf < 4; leaf++)
 		dqr_lft_set(c.b, leaf, 7, 3 + (dqr_lft_get(c.a, leaf, 7) == 3));
+	*cp = c;
+}
+
+/* The climb of climb_case() needs one stage. */
+static void test_compatible(void)
+{
+	struct tcase c;
+
+	climb_case(&c);
 	case_plan(&c);
 	CHECK(c.r.safe);
 	CHECK_EQ(c.r.entries, 3);
@@ -967,6 +976,183 @@ static void test_union_reference(void)
 	CHECK(loop_seen > 10 && loop_seen < 170);
 }
 
+/* ------------------------------------------------------------ drains */
+
+/* a with the first n stages of p applied. */
+static struct dqr_lfts *state_of(const struct dqr_lfts *a,
+				 const struct dqr_plan *p, uint32_t n)
+{
+	struct dqr_lfts *t = dqr_lfts_clone(a);
+	uint32_t i;
+
+	REQUIRE(t);
+	for (i = 0; i < p->stage_off[n]; i++)
+		dqr_lft_set(t, p->entries[i].sw, p->entries[i].lid,
+			    p->entries[i].new_port);
+	return t;
+}
+
+/*
+ * Every stage's drain flag against the slow reference: stage k (1-based)
+ * needs none exactly when the union of state w (after the last stage
+ * that drained, else 0) and state k is loop free and acyclic, and the
+ * flag names what fails.  Counts the stages after the first that need
+ * none into *free_n and the others into *wait_n.
+ */
+static void check_drains(const struct dqr_fabric *f, const struct dqr_lfts *a,
+			 const struct dqr_plan *p, uint32_t *free_n,
+			 uint32_t *wait_n)
+{
+	struct dqr_lfts *tw, *tk;
+	uint32_t k, w = 0, loops;
+	uint8_t want;
+	int cyc;
+
+	CHECK(p->num_stages == 0 || p->stage_drain[0] == 0);
+	for (k = 2; k <= p->num_stages; k++) {
+		tw = state_of(a, p, w);
+		tk = state_of(a, p, k);
+		loops = ref_union(f, tw, tk, &cyc);
+		want = (loops ? DQR_DRAIN_LOOP : 0) |
+		       (cyc ? DQR_DRAIN_CYCLE : 0);
+		CHECK_EQ(p->stage_drain[k - 1], want);
+		if (want)
+			w = k - 1;
+		*free_n += !want;
+		*wait_n += want != 0;
+		dqr_lfts_free(tw);
+		dqr_lfts_free(tk);
+	}
+}
+
+/*
+ * The planner's flags on constructed cases: the reversed tree loops (and
+ * so, around the ring, is cyclic) in the union of states 0 and 2 and of
+ * 1 and 3 (the entries of the stage before are old there); OSR's
+ * Fig. 1 closes its cycle in the union of states 0 and 2.  Both need
+ * every drain.  The climb split by hand into one stage per switch needs
+ * none: its union is clean whole.
+ */
+static void test_drain_flags(void)
+{
+	struct tcase c = { .f = ring_fabric(4) };
+	struct dqr_plan split;
+	const uint32_t off[4] = { 0, 1, 2, 3 };
+	uint32_t sw, s, fr = 0, wt = 0;
+
+	REQUIRE(c.f);
+	c.a = ring_as_line(c.f, 4);
+	c.b = dqr_lfts_clone(c.a);
+	REQUIRE(c.a && c.b);
+	for (sw = 1; sw < 4; sw++) {
+		dqr_lft_set(c.b, sw, 1, 1);
+		dqr_lft_set(c.b, sw, 5, 1);
+	}
+	case_plan(&c);
+	REQUIRE(c.p.num_stages == 3);
+	CHECK_EQ(c.p.stage_drain[0], 0);
+	CHECK_EQ(c.p.stage_drain[1], DQR_DRAIN_LOOP | DQR_DRAIN_CYCLE);
+	CHECK_EQ(c.p.stage_drain[2], DQR_DRAIN_LOOP | DQR_DRAIN_CYCLE);
+	CHECK_EQ(dqr_plan_drains(&c.p), 2);
+	CHECK(!strcmp(dqr_drain_reason(c.p.stage_drain[1]),
+		      "forwarding loop and dependency cycle"));
+	check_drains(c.f, c.a, &c.p, &fr, &wt);
+	case_free(&c);
+
+	c.f = gen("mesh:2x2");
+	REQUIRE(c.f);
+	c.a = mesh2x2_dor(c.f, 1, 0);
+	c.b = mesh2x2_dor(c.f, 0, 0);
+	REQUIRE(c.a && c.b);
+	case_plan(&c);
+	REQUIRE(c.p.num_stages == 2);
+	CHECK_EQ(c.p.stage_drain[1], DQR_DRAIN_CYCLE);
+	CHECK(!strcmp(dqr_drain_reason(c.p.stage_drain[1]),
+		      "dependency cycle"));
+	check_drains(c.f, c.a, &c.p, &fr, &wt);
+	case_free(&c);
+	CHECK_EQ(fr, 0);
+	CHECK_EQ(wt, 3);
+
+	climb_case(&c);
+	case_plan(&c);
+	REQUIRE(c.p.num_stages == 1);
+	plan_of(&split, c.p.entries, 3, off, 3);
+	REQUIRE(!dqr_plan_mark_drains(c.f, c.a, &split));
+	for (s = 0; s < 3; s++)
+		CHECK_EQ(split.stage_drain[s], 0);
+	CHECK_EQ(dqr_plan_drains(&split), 0);
+	check_drains(c.f, c.a, &split, &fr, &wt);
+	CHECK_EQ(fr, 2);
+	dqr_plan_release(&split);
+	case_free(&c);
+}
+
+/*
+ * Random changes (a few DLIDs moved to other random trees): the
+ * planner's flags and those of the same change split into random
+ * stages, each against the slow reference.  The planner's stages after
+ * the first always wait: an entry goes into a later stage only when it
+ * failed with the stage before, and the union since w holds that.
+ */
+static void test_drain_random(void)
+{
+	static const char *const specs[] = {
+		"mesh:3x2", "torus:3", "hypercube:2,cas=2,lmc=1",
+	};
+	uint32_t iter, k, pl_free = 0, pl_wait = 0, rs_free = 0, rs_wait = 0;
+
+	for (k = 0; k < 3; k++) {
+		struct dqr_fabric *f = gen(specs[k]);
+
+		REQUIRE(f);
+		for (iter = 0; iter < 40; iter++) {
+			struct tcase c = { .f = f };
+			struct dqr_plan rp;
+			uint32_t m, sw, lid, i, ns = 0, *off;
+
+			c.a = random_trees(f);
+			c.b = dqr_lfts_clone(c.a);
+			REQUIRE(c.a && c.b);
+			for (m = 0; m < 1 + rnd(3); m++) {
+				struct dqr_lfts *t = random_trees(f);
+
+				lid = 1 + rnd(f->max_lid);
+				for (sw = 0; sw < f->num_switches; sw++)
+					dqr_lft_set(c.b, sw, lid,
+						    dqr_lft_get(t, sw, lid));
+				dqr_lfts_free(t);
+			}
+			case_plan(&c);
+			if (c.r.safe)
+				check_drains(f, c.a, &c.p, &pl_free, &pl_wait);
+			/* the same entries, cut into stages at random */
+			off = malloc(sizeof(uint32_t) *
+				     (c.p.num_entries + 2));
+			REQUIRE(off);
+			off[ns++] = 0;
+			for (i = 1; i < c.p.num_entries; i++)
+				if (!rnd(3))
+					off[ns++] = i;
+			off[ns] = c.p.num_entries;
+			plan_of(&rp, c.p.entries, c.p.num_entries, off, ns);
+			REQUIRE(!dqr_plan_mark_drains(f, c.a, &rp));
+			check_drains(f, c.a, &rp, &rs_free, &rs_wait);
+			dqr_plan_release(&rp);
+			free(off);
+			c.f = NULL;
+			case_free(&c);
+		}
+		dqr_fabric_free(f);
+	}
+	CHECK_EQ(pl_free, 0);
+	CHECK(pl_wait > 0);
+	/* random trees are mostly cyclic together: a few cuts need none */
+	CHECK(rs_free > 0 && rs_wait > 20);
+	fprintf(stderr, "drains: planner %u wait, %u free; random cuts %u "
+		"wait, %u free\n", pl_wait, pl_free, rs_wait, rs_free);
+}
+
 int main(void)
 {
 	test_ring_cut();
@@ -979,5 +1165,7 @@ int main(void)
 	test_wrong_old_port();
 	test_malformed();
 	test_union_reference();
+	test_drain_flags();
+	test_drain_random();
 	return unit_finish();
 }
