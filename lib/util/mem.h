@@ -59,17 +59,23 @@ static inline void dqr_bufs_free(const struct dqr_buf *b, size_t nb)
 	}
 }
 
-/* Every array of b, zeroed; 0, or -1 with none of them left. */
+/*
+ * Every array of b, zeroed; 0, or -1 with none of them left and every
+ * pointer NULL.  The pointers need not be set before: only those this
+ * call allocated are freed, so a struct on the stack is safe.
+ */
 static inline int dqr_bufs_alloc(const struct dqr_buf *b, size_t nb)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < nb; i++) {
 		*b[i].p = calloc(b[i].n, b[i].size);
-		if (!*b[i].p) {
-			dqr_bufs_free(b, nb);
-			return -1;
-		}
+		if (*b[i].p)
+			continue;
+		dqr_bufs_free(b, i);
+		for (j = i; j < nb; j++)
+			*b[j].p = NULL;
+		return -1;
 	}
 	return 0;
 }
