@@ -330,6 +330,14 @@ static int base_lid_matrices(struct dqr_ctx *ctx)
 }
 
 /*
+ * A trap counts as the start of a pass only when the heavy sweep (or,
+ * without one, the pass) began within this long of it: OpenSM signals
+ * its sweep at once on such a trap, and a stamp older than this came
+ * from a trap OpenSM did not sweep for.
+ */
+#define TRAP_WINDOW_MS 1000.0
+
+/*
  * A routing pass begins at now: the clock of its figures starts at the
  * earliest sign of the sweep that brought it, a trap or the heavy
  * sweep's start, and OpenSM's events stamped so far are used up.
@@ -347,7 +355,7 @@ static void start_times(struct dqr_ctx *ctx, double now)
 		t->start = ctx->t_sweep;
 		t->since = "sweep";
 	}
-	if (trap && trap <= t->start) {
+	if (trap && trap <= t->start && t->start - trap <= TRAP_WINDOW_MS) {
 		t->start = trap;
 		t->since = "trap";
 	}

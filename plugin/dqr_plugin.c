@@ -89,9 +89,11 @@ static void dqr_delete(void *plugin_data)
 
 /*
  * The first trap since the last routing pass that makes OpenSM sweep
- * heavy (a link changed state, or a port's local changes): the earliest
+ * heavy (a link changed state, or a port's local changes other than its
+ * node description alone, which OpenSM does not sweep for): the earliest
  * the plugin learns of a fault.  The trap receiver runs on its own
- * thread, hence the atomic stamp.
+ * thread, hence the atomic stamp.  start_times() still discards a stamp
+ * that no sweep followed soon enough.
  */
 static void stamp_trap(struct dqr_ctx *ctx, const ib_mad_notice_attr_t *n)
 {
@@ -102,6 +104,10 @@ static void stamp_trap(struct dqr_ctx *ctx, const ib_mad_notice_attr_t *n)
 		return;
 	num = cl_ntoh16(n->g_or_v.generic.trap_num);
 	if (num != SM_LINK_STATE_CHANGED_TRAP && num != SM_LOCAL_CHANGES_TRAP)
+		return;
+	if (num == SM_LOCAL_CHANGES_TRAP &&
+	    n->data_details.ntc_144.change_flgs ==
+	    TRAP_144_MASK_NODE_DESCRIPTION_CHANGE)
 		return;
 	atomic_compare_exchange_strong(&ctx->t_trap, &none, dqr_now_ms());
 }

@@ -195,17 +195,19 @@ static uint64_t no_legal_route(const struct dqr_ctx *ctx, int ret,
 
 /*
  * The reconfiguration's line and record, once its tables were handed
- * over; layer: what dqr_layers_update() returned.
+ * over; layer: what dqr_layers_update() returned; unrouted: what
+ * no_legal_route() said before the hand-over (which forgets the old
+ * layer's fill).
  */
 static void log_outcome(struct dqr_ctx *ctx, int ret, int layer,
-			const struct dqr_recon_result *res)
+			const struct dqr_recon_result *res, uint64_t unrouted)
 {
 	if (layer < 0) {
 		dqr_log_reconfig(ctx, res, "no legal route");
 		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ17: dqr: no "
 			"deadlock-free route within the channel list for %"
 			PRIu64 " entries of connected switches; fallback=none: "
-			"those stay unrouted\n", no_legal_route(ctx, ret, res));
+			"those stay unrouted\n", unrouted);
 	} else if (ret == DQR_RECON_OK) {
 		dqr_log_reconfig(ctx, res, layer > 0 ? "ok, re-routing layer"
 				 : "ok");
@@ -224,6 +226,7 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	struct dqr_lfts *t;
 	char what[64];
 	double t0 = dqr_now_ms(), t1;
+	uint64_t unrouted;
 	int ret, bad, layer;
 
 	reroute_opts(ctx, &o);
@@ -258,6 +261,7 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 			no_legal_route(ctx, ret, &res));
 		return -1;
 	}
+	unrouted = no_legal_route(ctx, ret, &res);
 	target = layer > 0 ? ctx->ml.tables : ctx->recon.cur;
 	f = dqr_fabric_clone(ctx->proj);
 	t = dqr_lfts_clone(target);
@@ -277,7 +281,7 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	ctx->times.verify = dqr_now_ms() - t1;
 	if (bad > 0) {
 		if (layer < 0)
-			log_outcome(ctx, ret, layer, &res);
+			log_outcome(ctx, ret, layer, &res, unrouted);
 		/* DQR admits no such table: this is a bug, say so loudly */
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ18: dqr: the verifier "
 			"rejects the tables of %s; not uploading them: the "
@@ -288,7 +292,7 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	bad = dqr_hand_over(ctx, ctx->proj, target, what);
 	if (!bad)
 		ctx->times.handed = dqr_now_ms() - ctx->times.start;
-	log_outcome(ctx, ret, layer, &res);
+	log_outcome(ctx, ret, layer, &res, unrouted);
 	if (bad)
 		return -1;
 	OSM_LOG(log, OSM_LOG_VERBOSE, "dqr: %s took %.2f ms in all\n", what,

@@ -119,7 +119,7 @@ static unsigned stage_wait_ms(const struct dqr_transition *x, uint32_t s)
 
 /*
  * Logs why stage s (0-based) waits: for a loop or a cycle, the union of
- * which states (the state after the last stage that waited, or 0).
+ * which states (the state before the last stage that waited, or 0).
  */
 static void log_wait(struct dqr_ctx *ctx, uint32_t s)
 {
@@ -333,8 +333,9 @@ void dqr_transition_routing_done(struct dqr_ctx *ctx)
 	dqr_fmt_stage_spans(drains, sizeof(drains), x, 1);
 	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: transition %" PRIu64
 		" complete: %u stages in %.0f ms, of which %.0f ms drain "
-		"delay (%u ms per stage); from the %s: first stage answered "
-		"after %.1f ms, last after %.1f ms; uploads (ms) %s; drains "
+		"delay (%u ms per stage that waits); from the %s: first "
+		"stage answered after %.1f ms, last after %.1f ms; uploads "
+		"(ms) %s; drains "
 		"(ms) %s\n", x->id, x->plan.num_stages, now - x->t_begin,
 		x->ms_drained, x->drain_ms, x->since,
 		x->times[0].answered - x->t_start, now - x->t_start, uploads,
