@@ -383,20 +383,59 @@ static int mark_drains(struct planner *pl)
 	return drains_mark(&pl->u, p, pl->smark, &pl->epoch, pl->slids);
 }
 
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * 1 when some (switch, LID) entry changes in more than one stage of p
+ * (a re-routing layer's plan, or several records read together): then
+ * the union of two states no longer covers the states between them.
+ * -1 when out of memory.
+ */
+static int entry_repeats(const struct dqr_plan *p, uint32_t lc)
+{
+	uint64_t *key = malloc(sizeof(*key) * (p->num_entries + 1));
+	uint32_t i;
+	int ret = 0;
+
+	if (!key)
+		return -1;
+	for (i = 0; i < p->num_entries; i++)
+		key[i] = (uint64_t)p->entries[i].sw * lc + p->entries[i].lid;
+	qsort(key, p->num_entries, sizeof(*key), cmp_u64);
+	for (i = 1; i < p->num_entries && !ret; i++)
+		ret = key[i] == key[i - 1];
+	free(key);
+	return ret;
+}
+
 int dqr_plan_mark_drains(const struct dqr_fabric *f,
 			 const struct dqr_lfts *from, struct dqr_plan *p)
 {
 	struct uchk u;
 	uint32_t lc = from->lid_count, i, epoch = 0;
 	uint32_t *mark = NULL, *lids = NULL;
-	int ret = -1;
+	int ret = -1, rep;
 
 	for (i = 0; i < p->num_entries; i++)
 		if (p->entries[i].lid >= lc)
 			lc = p->entries[i].lid + 1;
 	if (!p->stage_drain)
 		p->stage_drain = calloc((size_t)p->num_stages + 1, 1);
-	if (!p->stage_drain || uchk_init(&u, f, from, lc))
+	if (!p->stage_drain)
+		return -1;
+	/* until judged, every stage after the first waits */
+	memset(p->stage_drain, DQR_DRAIN_UNSAFE, p->num_stages);
+	if (p->num_stages)
+		p->stage_drain[0] = 0;
+	rep = entry_repeats(p, lc);
+	if (rep)
+		return rep < 0 ? -1 : 0;
+	if (uchk_init(&u, f, from, lc))
 		return -1;
 	mark = calloc(lc, sizeof(uint32_t));
 	lids = malloc(sizeof(uint32_t) * (p->num_entries + 1));
@@ -406,6 +445,10 @@ int dqr_plan_mark_drains(const struct dqr_fabric *f,
 		uchk_seal(&u);
 		memset(p->stage_drain, 0, p->num_stages);
 		ret = drains_mark(&u, p, mark, &epoch, lids);
+		if (ret < 0) {
+			memset(p->stage_drain, DQR_DRAIN_UNSAFE, p->num_stages);
+			p->stage_drain[0] = 0;
+		}
 	}
 	free(mark);
 	free(lids);

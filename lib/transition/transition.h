@@ -90,8 +90,11 @@ int dqr_plan_build(const struct dqr_fabric *f, const struct dqr_lfts *from,
  * (plan.h: stage_drain), judged as dqr_plan_build() judges its own: for
  * plans made otherwise (by hand, read from records).  It assumes what a
  * plan guarantees, that the union of every two consecutive states holds
- * (dqr_plan_replay() judges that).  stage_drain is allocated when NULL.
- * 0, or -1 when out of memory.
+ * (dqr_plan_replay() judges that).  A plan in which an entry changes in
+ * more than one stage (a re-routing layer's, several records together)
+ * is not judged: every stage after the first waits (DQR_DRAIN_UNSAFE).
+ * stage_drain is allocated when NULL.  0, or -1 when out of memory
+ * (every stage after the first then waits).
  */
 int dqr_plan_mark_drains(const struct dqr_fabric *f,
 			 const struct dqr_lfts *from, struct dqr_plan *p);

@@ -1085,6 +1085,26 @@ static void test_drain_flags(void)
 	check_drains(c.f, c.a, &split, &fr, &wt);
 	CHECK_EQ(fr, 2);
 	dqr_plan_release(&split);
+
+	/*
+	 * An entry that changes in two stages (there and back): the union
+	 * of two states no longer covers the state between them, so the
+	 * plan is not judged and every stage after the first waits.
+	 */
+	{
+		struct dqr_plan_entry rep[4];
+		const uint32_t roff[4] = { 0, 1, 3, 4 };
+
+		memcpy(rep, c.p.entries, sizeof(rep[0]) * 3);
+		rep[3] = pe(rep[0].sw, rep[0].lid, rep[0].new_port,
+			    rep[0].old_port);
+		plan_of(&split, rep, 4, roff, 3);
+		REQUIRE(!dqr_plan_mark_drains(c.f, c.a, &split));
+		CHECK_EQ(split.stage_drain[0], 0);
+		CHECK_EQ(split.stage_drain[1], DQR_DRAIN_UNSAFE);
+		CHECK_EQ(split.stage_drain[2], DQR_DRAIN_UNSAFE);
+		dqr_plan_release(&split);
+	}
 	case_free(&c);
 }
 
