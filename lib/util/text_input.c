@@ -1,7 +1,7 @@
 /*
  * text_input.c - line reader and strict number parsing for the readers.
  */
-#define _GNU_SOURCE		/* getline on older C libraries */
+#define _GNU_SOURCE		/* getc_unlocked */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -58,34 +58,70 @@ void dqr_text_error_at(const char *fname, unsigned long lineno, char *err,
 	va_end(ap);
 }
 
+/* Room for one more byte and the terminating NUL; -1 when out of memory. */
+static int line_room(struct dqr_text_input *in, size_t n)
+{
+	size_t cap = in->cap ? in->cap : 128;
+	char *p;
+
+	if (n + 2 <= in->cap)
+		return 0;
+	while (cap < n + 2)
+		cap *= 2;
+	p = realloc(in->line, cap);
+	if (!p)
+		return -1;
+	in->line = p;
+	in->cap = cap;
+	return 0;
+}
+
+/*
+ * Byte by byte rather than getline(): getline() keeps growing its buffer
+ * on input without a newline (/dev/zero, a binary dump), so a NUL byte
+ * or an overlong line must stop the read where it is found.  Unlocked:
+ * one reader owns its stream.
+ */
 int dqr_text_input_next(struct dqr_text_input *in, char *err, size_t errlen)
 {
-	ssize_t n;
+	size_t n = 0;
+	int c;
 
 	errno = 0;
-	n = getline(&in->line, &in->cap, in->fp);
-	if (n < 0) {
-		/* getline reports both end of file and errors as -1 */
-		if (ferror(in->fp) || errno == ENOMEM) {
-			dqr_text_error(in, err, errlen, "read error: %s",
-				       strerror(errno ? errno : EIO));
+	while ((c = getc_unlocked(in->fp)) != EOF && c != '\n') {
+		if (c == '\0' || n >= DQR_TEXT_LINE_MAX) {
+			in->lineno++;
+			in->len = 0;
+			dqr_text_error(in, err, errlen, c == '\0' ?
+				       "NUL byte in line (binary data?)" :
+				       "line longer than %d bytes",
+				       DQR_TEXT_LINE_MAX);
 			return -1;
 		}
+		if (line_room(in, n)) {
+			dqr_text_error(in, err, errlen, "out of memory");
+			return -1;
+		}
+		in->line[n++] = (char)c;
+	}
+	if (c == EOF && ferror(in->fp)) {
+		dqr_text_error(in, err, errlen, "read error: %s",
+			       strerror(errno ? errno : EIO));
+		return -1;
+	}
+	if (c == EOF && n == 0) {
 		in->len = 0;
 		return 0;
 	}
+	if (line_room(in, n)) {
+		dqr_text_error(in, err, errlen, "out of memory");
+		return -1;
+	}
 	in->lineno++;
-	if (n > 0 && in->line[n - 1] == '\n')
-		n--;
 	if (n > 0 && in->line[n - 1] == '\r')
 		n--;
 	in->line[n] = '\0';
-	in->len = (size_t)n;
-	if (memchr(in->line, '\0', in->len)) {
-		dqr_text_error(in, err, errlen,
-			       "NUL byte in line (binary data?)");
-		return -1;
-	}
+	in->len = n;
 	return 1;
 }
 

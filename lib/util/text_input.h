@@ -26,10 +26,15 @@ void dqr_text_input_init(struct dqr_text_input *in, FILE *fp,
 			 const char *fname);
 void dqr_text_input_release(struct dqr_text_input *in);
 
+/* No line of a topology, dump or record comes near this. */
+#define DQR_TEXT_LINE_MAX 65536
+
 /*
- * Reads the next line of any length and strips "\n" or "\r\n".  Returns 1
- * for a line, 0 at end of file, -1 with a message in err on a read error,
- * out of memory, or a NUL byte (binary data is never a valid line).
+ * Reads the next line and strips "\n" or "\r\n".  Returns 1 for a line,
+ * 0 at end of file, -1 with a message in err on a read error, out of
+ * memory, a NUL byte (binary data is never a valid line) or a line
+ * longer than DQR_TEXT_LINE_MAX bytes.  Memory stays bounded by the
+ * longest line, whatever the input.
  */
 int dqr_text_input_next(struct dqr_text_input *in, char *err, size_t errlen);
 

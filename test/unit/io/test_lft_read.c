@@ -11,6 +11,7 @@
 #include "io/lft_read.h"
 #include "small_fabrics.h"
 #include "unit.h"
+#include "util/text_input.h"
 
 static struct dqr_lfts *parse_len(const struct dqr_fabric *f,
 				  const char *text, size_t len,
@@ -298,6 +299,23 @@ static void test_malformed(void)
 		      - 1, NULL, err, sizeof(err));
 	CHECK(t == NULL);
 	unit_check_error(err, "inline", 2, "NUL", -1);
+
+	/*
+	 * A line without end (a binary file, /dev/zero without its NULs):
+	 * refused at the limit, not read to the end of memory.
+	 */
+	{
+		size_t hl = sizeof(HDR1) - 1, n = hl + DQR_TEXT_LINE_MAX + 10;
+		char *text = malloc(n);
+
+		REQUIRE(text);
+		memcpy(text, HDR1, hl);
+		memset(text + hl, '0', n - hl);
+		t = parse_len(f, text, n, NULL, err, sizeof(err));
+		CHECK(t == NULL);
+		unit_check_error(err, "inline", 2, "line longer than", -1);
+		free(text);
+	}
 
 	t = dqr_read_lfts(f, "/nonexistent/x.fts", &info, err, sizeof(err));
 	CHECK(t == NULL);
