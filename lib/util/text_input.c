@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/mem.h"
 #include "util/text_input.h"
 
 void dqr_text_input_init(struct dqr_text_input *in, FILE *fp,
@@ -61,19 +62,8 @@ void dqr_text_error_at(const char *fname, unsigned long lineno, char *err,
 /* Room for one more byte and the terminating NUL; -1 when out of memory. */
 static int line_room(struct dqr_text_input *in, size_t n)
 {
-	size_t cap = in->cap ? in->cap : 128;
-	char *p;
-
-	if (n + 2 <= in->cap)
-		return 0;
-	while (cap < n + 2)
-		cap *= 2;
-	p = realloc(in->line, cap);
-	if (!p)
-		return -1;
-	in->line = p;
-	in->cap = cap;
-	return 0;
+	return dqr_grow((void **)&in->line, &in->cap, (uint32_t)n + 2, 1,
+			128);
 }
 
 /*

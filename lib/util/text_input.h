@@ -18,7 +18,7 @@ struct dqr_text_input {
 	const char *fname;	/* for messages only, not owned */
 	char *line;		/* current line, without its end of line */
 	size_t len;		/* strlen(line) */
-	size_t cap;
+	uint32_t cap;		/* bytes at line (dqr_grow) */
 	unsigned long lineno;	/* 1-based number of the current line */
 };
 
