@@ -19,6 +19,7 @@
 
 #include "deps/dyn_order.h"
 #include "util/mem.h"
+#include "util/sort.h"
 
 enum undo_kind {
 	UNDO_POS,	/* v was at position old */
@@ -175,13 +176,6 @@ static uint32_t search_both(struct dqr_dyn_order *d, uint32_t a, uint32_t b,
 	return nf;
 }
 
-static int cmp_u32(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-
-	return (a > b) - (a < b);
-}
-
 /* Room for n more log entries, so that a change never stops half done. */
 static int reserve_log(struct dqr_dyn_order *d, size_t n)
 {
@@ -280,8 +274,8 @@ static void sort_sets(struct dqr_dyn_order *d, uint32_t nf, uint32_t nb,
 		d->fwd[i] = d->pos[d->fwd[i]];
 	for (i = 0; i < nb; i++)
 		d->bwd[i] = d->pos[d->bwd[i]];
-	qsort(d->fwd, nf, sizeof(uint32_t), cmp_u32);
-	qsort(d->bwd, nb, sizeof(uint32_t), cmp_u32);
+	qsort(d->fwd, nf, sizeof(uint32_t), dqr_cmp_u32);
+	qsort(d->bwd, nb, sizeof(uint32_t), dqr_cmp_u32);
 	for (i = j = k = 0; i < nf || j < nb; )
 		if (j == nb || (i < nf && d->fwd[i] < d->bwd[j]))
 			d->merged[k++] = d->fwd[i++];

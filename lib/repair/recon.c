@@ -8,6 +8,7 @@
 #include "deps/cdg.h"
 #include "repair/recon.h"
 #include "util/mem.h"
+#include "util/sort.h"
 #include "util/timing.h"
 
 void dqr_recon_release(struct dqr_recon *r)
@@ -46,20 +47,6 @@ static struct dqr_dyn_order *list_from(const struct dqr_fabric *f,
 	return d;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * Entries, 64-LID blocks and switches the last reroute changed, from its
  * change list: the tables themselves are too big to compare each time.
@@ -80,7 +67,7 @@ static int diff_from_changes(const struct dqr_reroute *rr,
 		return -1;
 	for (i = 0; i < n; i++)
 		key[i] = (uint64_t)c[i].sw << 32 | c[i].lid / DQR_LFT_BLOCK;
-	qsort(key, n, sizeof(*key), cmp_u64);
+	qsort(key, n, sizeof(*key), dqr_cmp_u64);
 	d->entries = n;
 	for (i = 0; i < n; i++) {
 		if (i && key[i] == key[i - 1])
@@ -191,7 +178,7 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 		goto out;
 	if (nd)
 		memcpy(down, d->missing_ports, sizeof(uint32_t) * nd);
-	qsort(down, nd, sizeof(uint32_t), cmp_u32);
+	qsort(down, nd, sizeof(uint32_t), dqr_cmp_u32);
 	nf = minus(down, nd, r->down, r->num_down, fresh);
 	nb = minus(r->down, r->num_down, down, nd, back);
 	res->ports_failed = nf;

@@ -12,6 +12,7 @@
 #include "repair/vl_layers.h"
 #include "util/errmsg.h"
 #include "util/mem.h"
+#include "util/sort.h"
 #include "util/timing.h"
 
 /*
@@ -532,13 +533,6 @@ static int place(struct build *b, struct dqr_vl_layers *v)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* ------------------------------------------------------------ verify */
 
 /*
@@ -750,7 +744,7 @@ int dqr_vl_layers_build(const struct dqr_fabric *f, const struct dqr_lfts *t,
 		st->sl_mask |= 1;
 	if (count_conflicts(&b, &st->conflict_keys) || place(&b, v))
 		goto oom;
-	qsort(v->vl1, v->num_vl1, sizeof(*v->vl1), cmp_u64);
+	qsort(v->vl1, v->num_vl1, sizeof(*v->vl1), dqr_cmp_u64);
 	st->vl1_entries = v->num_vl1;
 	st->vls_used = v->num_vl1 ? 2 : 1;
 	for (s = 0; s < DQR_VL_NUM_SL; s++)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "transition/transition-internal.h"
+#include "util/sort.h"
 #include "util/timing.h"
 
 static void reason_add(struct dqr_plan_report *rep, const char *fmt, ...)
@@ -367,27 +368,27 @@ static int drains_mark(struct uchk *u, struct dqr_plan *p, uint32_t *mark,
 	return 0;
 }
 
+/* A plan that cannot be judged: every stage after the first waits. */
+static void wait_every_stage(struct dqr_plan *p)
+{
+	uint32_t k;
+
+	for (k = 0; k < p->num_stages; k++)
+		p->stage_drain[k] = k ? DQR_DRAIN_UNSAFE : 0;
+}
+
 /* The planner's drains: judged in a safe plan; in another every stage
  * waits, as its own unions may fail. */
 static int mark_drains(struct planner *pl)
 {
 	struct dqr_plan *p = pl->plan;
-	uint32_t k;
 
 	if (!pl->rep->safe) {
-		for (k = 1; k < p->num_stages; k++)
-			p->stage_drain[k] = DQR_DRAIN_UNSAFE;
+		wait_every_stage(p);
 		return 0;
 	}
 	uchk_set_both(&pl->u, p->entries, p->num_entries, 0);
 	return drains_mark(&pl->u, p, pl->smark, &pl->epoch, pl->slids);
-}
-
-static int cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-	return (a > b) - (a < b);
 }
 
 /*
@@ -406,7 +407,7 @@ static int entry_repeats(const struct dqr_plan *p, uint32_t lc)
 		return -1;
 	for (i = 0; i < p->num_entries; i++)
 		key[i] = (uint64_t)p->entries[i].sw * lc + p->entries[i].lid;
-	qsort(key, p->num_entries, sizeof(*key), cmp_u64);
+	qsort(key, p->num_entries, sizeof(*key), dqr_cmp_u64);
 	for (i = 1; i < p->num_entries && !ret; i++)
 		ret = key[i] == key[i - 1];
 	free(key);
@@ -429,9 +430,7 @@ int dqr_plan_mark_drains(const struct dqr_fabric *f,
 	if (!p->stage_drain)
 		return -1;
 	/* until judged, every stage after the first waits */
-	memset(p->stage_drain, DQR_DRAIN_UNSAFE, p->num_stages);
-	if (p->num_stages)
-		p->stage_drain[0] = 0;
+	wait_every_stage(p);
 	rep = entry_repeats(p, lc);
 	if (rep)
 		return rep < 0 ? -1 : 0;
@@ -445,10 +444,8 @@ int dqr_plan_mark_drains(const struct dqr_fabric *f,
 		uchk_seal(&u);
 		memset(p->stage_drain, 0, p->num_stages);
 		ret = drains_mark(&u, p, mark, &epoch, lids);
-		if (ret < 0) {
-			memset(p->stage_drain, DQR_DRAIN_UNSAFE, p->num_stages);
-			p->stage_drain[0] = 0;
-		}
+		if (ret < 0)
+			wait_every_stage(p);
 	}
 	free(mark);
 	free(lids);
