@@ -77,6 +77,24 @@ struct dqr_transition {
 	struct dqr_stage_times *times;	/* one per stage */
 	cl_timer_t timer;
 	int timer_ready;
+	/*
+	 * Set by a DQR pass for the hand-over it makes: DQR's channel list,
+	 * which holds every dependency of the tables held, so that a
+	 * change it proves safe whole needs no planner
+	 * (dqr_plan_one_stage).  NULL otherwise.
+	 */
+	struct dqr_dyn_order *held_cl;
+	/*
+	 * When the packets of every earlier state are gone (the last stage
+	 * answered plus the drain delay), and whether, until then, every
+	 * dependency they may use is in the channel list (the last
+	 * transition was proved one stage, its union added to the list).
+	 */
+	double t_settled;
+	int deps_in_list;
+	int proved;			/* this one: dqr_plan_one_stage() */
+	uint32_t in_pass;		/* stages answered inside a pass */
+	unsigned first_wait_ms;		/* stage 1's own wait, see begin */
 };
 
 struct dqr_ctx {

@@ -34,6 +34,24 @@
 #define PACKAGE_VERSION "?"
 #endif
 
+/*
+ * What one VL can carry, said once at load: safety always, the FT
+ * paper's guarantee of k - 1 faults per switch group only with the
+ * re-routing layer, which needs SL2VL tables (qos TRUE).
+ */
+static void say_guarantee(osm_opensm_t *osm)
+{
+	if (osm->subn.opt.qos)
+		return;
+	OSM_LOG(&osm->log, OSM_LOG_SYS | OSM_LOG_INFO, "osmdqr: NOTICE: "
+		"qos FALSE, one VL: every table state the plugin uploads is "
+		"loop free and deadlock free; DQR repairs what its channel "
+		"list allows, and past that the plugin routes what is left "
+		"up*/down* and moves there safely (some pairs wait a drain); "
+		"'qos TRUE' adds the FT paper's re-routing layer on VL 1, "
+		"which holds k - 1 faults per switch group of a fat tree\n");
+}
+
 static void *dqr_create(struct osm_opensm *osm)
 {
 	static const external_routing_engine_module_t module = {
@@ -78,6 +96,7 @@ static void *dqr_create(struct osm_opensm *osm)
 	OSM_LOG(&osm->log, OSM_LOG_INFO,
 		"osmdqr %s: routing engine 'dqr' registered (%s)\n",
 		PACKAGE_VERSION, eff);
+	say_guarantee(osm);
 	return ctx;
 }
 

@@ -18,6 +18,7 @@
 #include "dqr_report.h"
 #include "dqr_transition.h"
 #include "repair/uturn_repair.h"
+#include "routing/ref_routing.h"
 #include "subnet_model.h"
 #include "switch_tables.h"
 #include "util/timing.h"
@@ -102,6 +103,33 @@ static void keep_pass(struct dqr_ctx *ctx, struct dqr_fabric *f,
 	ctx->lfts = t;
 }
 
+/*
+ * A one-layer base whose tables have a dependency cycle can deadlock:
+ * the plugin routes with lib's own up*\/down* on the same fabric instead
+ * (deadlock free on one VL, every pair a cable joins reachable), loudly.
+ * 0 when ctx->lfts now holds it, -1 when that failed (logged).
+ */
+static int updn_instead(struct dqr_ctx *ctx, const char *base)
+{
+	struct dqr_lfts *t = NULL;
+	char err[256];
+
+	if (dqr_ref_route(ctx->fabric, NULL, NULL, DQR_REF_UPDN, &t, err,
+			  sizeof(err))) {
+		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ29: dqr: the "
+			"tables of base '%s' have a credit loop on one VL and "
+			"up*/down* failed too (%s)\n", base, err);
+		return -1;
+	}
+	OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ29: dqr: the tables of "
+		"base '%s' have a credit loop on one VL: routing with the "
+		"plugin's own up*/down* instead (deadlock free on one VL)\n",
+		base);
+	dqr_lfts_free(ctx->lfts);
+	ctx->lfts = t;
+	return 0;
+}
+
 int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 {
 	osm_log_t *log = &ctx->osm->log;
@@ -115,6 +143,11 @@ int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 	dqr_fmt_base(ctx, base, sizeof(base));
 	reroute_opts(ctx, &o);
 	ret = dqr_recon_start(&ctx->recon, ctx->fabric, ctx->lfts, &o, &res);
+	if (ret == DQR_RECON_CYCLIC && !layered && !updn_instead(ctx, base)) {
+		dqr_recon_release(&ctx->recon);
+		ret = dqr_recon_start(&ctx->recon, ctx->fabric, ctx->lfts, &o,
+				      &res);
+	}
 	if (ret == DQR_RECON_CYCLIC) {
 		dqr_recon_release(&ctx->recon);
 		OSM_LOG(log, layered ? OSM_LOG_INFO : OSM_LOG_ERROR,
@@ -170,9 +203,11 @@ int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	held = dqr_read_held(ctx->osm, f, target);
 	if (!held) {
 		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ23: dqr: out "
-			"of memory reading the tables held; uploading %s at "
-			"once, NOT guaranteed deadlock free\n", what);
-		ret = dqr_write_tables(ctx->osm, f, target);
+			"of memory reading the tables held; %s not uploaded, "
+			"the switches keep their tables until the next "
+			"sweep\n", what);
+		dqr_keep_tables(ctx->osm);
+		ret = 0;
 		goto out;
 	}
 	/* a re-routing layer in force or going: plan around it */
@@ -256,8 +291,9 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ16: dqr: no deadlock-free "
 			"route within the channel list for %" PRIu64 " entries "
 			"of connected switches; fallback=base: the base engine "
-			"routes the whole fabric, and the change of tables is "
-			"NOT guaranteed deadlock free\n",
+			"routes the whole fabric (up*/down* where its tables "
+			"are cyclic) and the change goes up in a safe order, "
+			"withdrawn first where needed\n",
 			no_legal_route(ctx, ret, &res));
 		return -1;
 	}
@@ -289,7 +325,15 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 			"tables is NOT guaranteed deadlock free\n", what);
 		return -1;
 	}
+	/*
+	 * The switches hold the tables before this update, whose
+	 * dependencies the channel list holds, unless the list was rebuilt
+	 * for the original tables (dqr_transition_begin() judges the rest).
+	 */
+	if (layer == 0 && !res.from_original)
+		ctx->transition.held_cl = ctx->recon.cl;
 	bad = dqr_hand_over(ctx, ctx->proj, target, what);
+	ctx->transition.held_cl = NULL;
 	if (!bad)
 		ctx->times.handed = dqr_now_ms() - ctx->times.start;
 	log_outcome(ctx, ret, layer, &res, unrouted);

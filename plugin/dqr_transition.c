@@ -38,8 +38,6 @@
 #define TRANSITION_DUMP "dqr-transition.dump"
 /* an infinite or huge packet lifetime is capped here */
 #define DRAIN_MAX_MS 60000u
-/* hops assumed when the verifier did not measure the longest route */
-#define DRAIN_HOPS_DEFAULT 8u
 
 static void next_stage_due(void *context)
 {
@@ -88,24 +86,26 @@ void dqr_transition_destroy(struct dqr_ctx *ctx)
 }
 
 /*
- * The drain delay before a stage that needs one: long enough for any
- * packet routed by the old entries to have left the fabric.  A switch
- * discards a packet that waited longer than its LifeTime (4.096 us x
- * 2^packet_life_time, OpenSM's packet_life_time option), so a packet
- * lives at most that long per hop: the longest route times it.
+ * The drain delay before a stage that needs one, counted from the moment
+ * every LFT Set of the stage before was answered (doc/transitions.md):
+ * a switch looks its LFT up when a packet enters it and discards a packet
+ * that stayed longer than its LifeTime (SwitchInfo:LifeTimeValue, which
+ * OpenSM sets from packet_life_time: 4.096 us x 2^packet_life_time).
+ * One LifeTime after the answer every packet routed by an older entry
+ * has left the switch that routed it; one more, and it has left the
+ * next switch too, where it still held the channel the old entry chose.
+ * After two, every dependency in use is one of the state in force.
  */
 static unsigned drain_delay_ms(const struct dqr_ctx *ctx)
 {
-	unsigned plt = ctx->osm->subn.opt.packet_life_time, hops;
+	unsigned plt = ctx->osm->subn.opt.packet_life_time;
 	double ms;
 
 	if (ctx->opts.drain_ms != DQR_DRAIN_AUTO)
 		return ctx->opts.drain_ms;
-	hops = ctx->have_report && ctx->report.hops_max ?
-	       ctx->report.hops_max : DRAIN_HOPS_DEFAULT;
 	if (plt > 19)	/* 20 and up: infinite lifetime */
 		return DRAIN_MAX_MS;
-	ms = 4.096e-3 * (double)(1u << plt) * hops;
+	ms = 2 * 4.096e-3 * (double)(1u << plt);
 	if (ms > DRAIN_MAX_MS)
 		return DRAIN_MAX_MS;
 	return (unsigned)ms + 1;
@@ -114,6 +114,8 @@ static unsigned drain_delay_ms(const struct dqr_ctx *ctx)
 /* How long stage s (0-based) waits after the stage before it answered. */
 static unsigned stage_wait_ms(const struct dqr_transition *x, uint32_t s)
 {
+	if (!s)
+		return x->first_wait_ms;
 	return x->plan.stage_drain[s] ? x->drain_ms : 0;
 }
 
@@ -183,31 +185,97 @@ static int upload_stage(struct dqr_ctx *ctx)
 	return 0;
 }
 
+/* how long one in-pass stage may wait for its answers */
+#define IN_PASS_TIMEOUT_MS 5000u
+
 /*
- * The plan into x->plan: with a re-routing layer (one: target's one-layer
- * part), around it (plan_layered.h).
+ * Hands over stage x->next and every later stage that needs no drain,
+ * all in this routing pass: each but the last is sent at once and
+ * waited for (every Set answered) before the next is written, so they
+ * reach the switches in order; OpenSM uploads the last as usual.  Every
+ * entry that reconnects a pair thus goes up before the pass ends,
+ * unless a stage must wait a drain.
+ */
+static int upload_in_pass(struct dqr_ctx *ctx)
+{
+	struct dqr_transition *x = &ctx->transition;
+	const struct dqr_plan *p = &x->plan;
+
+	while (x->next + 1 < p->num_stages &&
+	       !p->stage_drain[x->next + 1]) {
+		if (upload_stage(ctx))
+			return -1;
+		if (dqr_push_tables_now(ctx->osm, IN_PASS_TIMEOUT_MS)) {
+			/* not all answered: the rest comes pass by pass */
+			OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: transition "
+				"%" PRIu64 ": stage %u not answered in full "
+				"within the pass; the next stage waits for "
+				"OpenSM's own upload\n", x->id, x->next);
+			return 0;
+		}
+		x->times[x->next - 1].answered = dqr_now_ms();
+		x->in_pass++;
+	}
+	return upload_stage(ctx);
+}
+
+/*
+ * The plan into x->plan (lib/transition: dqr_plan_change); with a
+ * re-routing layer (one: target's one-layer part), around it
+ * (plan_layered.h).  Logs a withdrawal, or a change that must not go up
+ * (then rep->safe is 0 and the caller keeps what the switches hold).
  */
 static int plan(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		const struct dqr_lfts *held, const struct dqr_lfts *target,
-		const struct dqr_lfts *one, struct dqr_plan_report *rep)
+		const struct dqr_lfts *one, struct dqr_dyn_order *cl,
+		const char *what, struct dqr_plan_report *rep)
 {
+	osm_log_t *log = &ctx->osm->log;
 	struct dqr_plan *p = &ctx->transition.plan;
+	uint64_t id = ctx->transitions + 1;
 	double t0 = dqr_now_ms();
 	int ret;
 
-	if (!one)
-		ret = dqr_plan_build(f, held, target, p, rep);
-	else
+	if (one)
 		ret = dqr_plan_build_layered(f, held, one, target,
 					     ctx->ml_drop, ctx->ml_num_drop, p,
 					     rep);
+	else
+		ret = dqr_plan_change(f, held, target, cl, p, rep);
 	ctx->times.plan = dqr_now_ms() - t0;
-	return ret;
+	if (ret || one)
+		return ret;
+	if (!rep->safe)
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ22: dqr: transition %"
+			PRIu64 " (%s) NOT uploaded: %s; the switches keep "
+			"the tables they hold\n", id, what, rep->reason);
+	else if (rep->withdrawn)
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ28: dqr: transition %"
+			PRIu64 " (%s): no order of the %u changed entries "
+			"keeps every intermediate state loop free and deadlock "
+			"free (%s); withdrawing %u entries first and "
+			"installing the new ones after the drain: the pairs "
+			"through them are cut off meanwhile, no state can "
+			"deadlock\n", id,
+			what, rep->entries, rep->reason, rep->withdrawn);
+	return 0;
+}
+
+/*
+ * Whether packets of earlier states may still be in flight, and if so
+ * whether the channel list holds their dependencies.  A change planned
+ * without the list must then wait until they are gone before stage 1:
+ * how long, in ms (0: no wait).
+ */
+static unsigned unsettled_ms(const struct dqr_transition *x, double now)
+{
+	return now < x->t_settled ? (unsigned)(x->t_settled - now) + 1 : 0;
 }
 
 /*
  * f is the cabling as it is now; one: see plan().  Stage 1 goes into
- * new_lft at once; the others follow one routing pass each.
+ * new_lft at once (or after what is left of the last drain, see
+ * unsettled_ms); the others follow one routing pass each.
  */
 int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		   const struct dqr_lfts *held, const struct dqr_lfts *target,
@@ -215,25 +283,48 @@ int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 {
 	osm_log_t *log = &ctx->osm->log;
 	struct dqr_transition *x = &ctx->transition;
+	struct dqr_dyn_order *cl = x->held_cl;
 	struct dqr_plan_report rep;
+	double now = dqr_now_ms();
+	int r;
 
-	if (x->active)
+	if (x->active) {
 		OSM_LOG(log, OSM_LOG_INFO, "dqr: transition %" PRIu64 " left "
 			"after %u of %u stages: the fabric changed again\n",
 			x->id, x->next, x->plan.num_stages);
+		/* the switches hold a mix no channel list describes */
+		cl = NULL;
+		x->t_settled = (x->confirmed ? x->t_confirmed : now) +
+			       x->drain_ms;
+		x->deps_in_list = 0;
+	}
+	if (unsettled_ms(x, now) && !x->deps_in_list)
+		cl = NULL;
 	transition_drop(ctx);
 	x->fabric = dqr_fabric_clone(f);
 	x->state = dqr_lfts_clone(held);
 	x->target = dqr_lfts_clone(target);
+	r = -1;
 	if (x->fabric && x->state && x->target &&
-	    !plan(ctx, f, held, target, one, &rep))
-		x->times = calloc(x->plan.num_stages + 1, sizeof(*x->times));
+	    !plan(ctx, f, held, target, one, cl, what, &rep)) {
+		r = !rep.safe && !one;
+		if (!r)
+			x->times = calloc(x->plan.num_stages + 1,
+					  sizeof(*x->times));
+	}
+	if (r == 1) {
+		transition_drop(ctx);
+		dqr_keep_tables(ctx->osm);
+		return 0;
+	}
 	if (!x->times) {
 		transition_drop(ctx);
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ21: dqr: out of memory "
-			"planning the transition of %s; uploading it at once, "
-			"NOT guaranteed deadlock free\n", what);
-		return dqr_write_tables(ctx->osm, f, target);
+			"planning the transition of %s; not uploaded, the "
+			"switches keep their tables until the next sweep\n",
+			what);
+		dqr_keep_tables(ctx->osm);
+		return 0;
 	}
 	if (!x->plan.num_stages) {
 		/* the switches already hold it */
@@ -249,10 +340,12 @@ int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 			what, rep.entries, rep.reason);
 	OSM_LOG(log, OSM_LOG_INFO, "dqr: transition %" PRIu64 " (%s): %u "
 		"entries on %u switches for %u LIDs in %u stages (largest "
-		"%u), %" PRIu64 " union checks, planned in %.2f ms, %s; "
+		"%u), %s%" PRIu64 " union checks, planned in %.2f ms, %s; "
 		"stages that wait a drain: %u\n",
 		x->id, what, rep.entries, rep.switches, rep.dlids,
-		rep.stages, rep.max_stage, rep.checks, rep.ms,
+		rep.stages, rep.max_stage,
+		rep.proved ? "proved against the channel list, " :
+		"", rep.checks, rep.ms,
 		rep.safe ? "every stage safe" : "NOT safe",
 		dqr_plan_drains(&x->plan));
 	x->next = 0;
@@ -263,7 +356,25 @@ int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	x->t_begin = dqr_now_ms();
 	x->ms_drained = 0;
 	x->active = 1;
-	return upload_stage(ctx);
+	x->proved = rep.proved;
+	/* a first stage that only withdraws adds nothing to wait for; it
+	 * also goes up before OpenSM activates ports that came back */
+	x->first_wait_ms = 0;
+	if (!rep.proved && !dqr_plan_stage_withdraws(&x->plan, 0))
+		x->first_wait_ms = unsettled_ms(x, now);
+	x->in_pass = 0;
+	if (!x->first_wait_ms)
+		return upload_in_pass(ctx);
+	/* older packets may meet stage 1 in ways no check covered */
+	OSM_LOG(log, OSM_LOG_INFO, "dqr: transition %" PRIu64 " stage 1 "
+		"waits %u ms: packets of the transition before may still be "
+		"in flight\n", x->id, x->first_wait_ms);
+	x->next = 0;
+	x->confirmed = 1;
+	x->t_confirmed = now;
+	x->ms_drained += x->first_wait_ms;
+	cl_timer_start(&x->timer, x->first_wait_ms);
+	return dqr_write_tables(ctx->osm, f, held);
 }
 
 int dqr_transition_same(const struct dqr_ctx *ctx, const struct dqr_fabric *f,
@@ -299,7 +410,7 @@ int dqr_transition_continue(struct dqr_ctx *ctx)
 	if (x->next < x->plan.num_stages && x->confirmed) {
 		wait = stage_wait_ms(x, x->next);
 		if (waited >= wait)
-			return upload_stage(ctx);
+			return upload_in_pass(ctx);
 		/* too early: come back when the drain delay is over */
 		cl_timer_start(&x->timer, (uint32_t)(wait - waited) + 1);
 	}
@@ -342,4 +453,6 @@ void dqr_transition_routing_done(struct dqr_ctx *ctx)
 		drains);
 	dqr_record_transition(ctx, x);
 	x->active = 0;
+	x->t_settled = now + x->drain_ms;
+	x->deps_in_list = x->proved;
 }

@@ -3,11 +3,16 @@
  * the bottom of the plugin, called by dqr_reconfig.c and dqr_transition.c.
  */
 #include <stdint.h>
+#include <string.h>
+#include <unistd.h>
 
 /* first: it decides the layout of OpenSM's structs (perfmgr, pthread) */
 #include <opensm/osm_config.h>
 #include <opensm/osm_opensm.h>
 #include <opensm/osm_switch.h>
+#include <opensm/osm_ucast_mgr.h>
+
+#include "util/timing.h"
 
 #include "fabric/node_index.h"
 #include "switch_tables.h"
@@ -102,4 +107,61 @@ struct dqr_lfts *dqr_read_held(osm_opensm_t *osm, const struct dqr_fabric *f,
 		t = NULL;
 	}
 	return t;
+}
+
+void dqr_keep_tables(osm_opensm_t *osm)
+{
+	cl_qmap_t *tbl = &osm->subn.sw_guid_tbl;
+	cl_map_item_t *item;
+
+	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
+	     item = cl_qmap_next(item)) {
+		osm_switch_t *p_sw = (osm_switch_t *)item;
+
+		if (p_sw->new_lft && p_sw->lft)
+			memcpy(p_sw->new_lft, p_sw->lft, p_sw->lft_size);
+	}
+}
+
+/* 1 when some switch does not hold its new_lft (a Set failed or is out). */
+static int any_pending(osm_opensm_t *osm)
+{
+	cl_qmap_t *tbl = &osm->subn.sw_guid_tbl;
+	cl_map_item_t *item;
+
+	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
+	     item = cl_qmap_next(item)) {
+		osm_switch_t *p_sw = (osm_switch_t *)item;
+		size_t n = (size_t)p_sw->max_lid_ho + 1;
+
+		if (!p_sw->new_lft || !p_sw->lft)
+			continue;
+		if (n > p_sw->lft_size)
+			n = p_sw->lft_size;
+		if (memcmp(p_sw->lft, p_sw->new_lft, n))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * OpenSM's own upload of new_lft, in the middle of the routing pass, and
+ * the wait for its answers.  The answers are stored by OpenSM's receiver
+ * threads under OpenSM's lock, which the routing pass holds: it is let
+ * go while waiting (nothing of the pass is read by others meanwhile but
+ * what the SA reads anyway).
+ */
+int dqr_push_tables_now(osm_opensm_t *osm, unsigned timeout_ms)
+{
+	double t0 = dqr_now_ms();
+	int pending;
+
+	osm_ucast_mgr_set_fwd_tables(&osm->sm.ucast_mgr);
+	CL_PLOCK_RELEASE(&osm->lock);
+	while (osm->stats.qp0_mads_outstanding &&
+	       dqr_now_ms() - t0 < timeout_ms)
+		usleep(200);
+	CL_PLOCK_EXCL_ACQUIRE(&osm->lock);
+	pending = osm->stats.qp0_mads_outstanding || any_pending(osm);
+	return pending;
 }

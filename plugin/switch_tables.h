@@ -31,4 +31,21 @@ int dqr_write_tables(osm_opensm_t *osm, const struct dqr_fabric *f,
 struct dqr_lfts *dqr_read_held(osm_opensm_t *osm, const struct dqr_fabric *f,
 			       const struct dqr_lfts *target);
 
+/*
+ * Every switch's new_lft set to what it holds (p_sw->lft): the pass
+ * uploads nothing.  Needs no memory, so it is what is left when planning
+ * a change runs out of it.
+ */
+void dqr_keep_tables(osm_opensm_t *osm);
+
+/*
+ * Inside a routing pass (OpenSM's lock held, new_lft written): sends the
+ * LFT blocks that differ at once and waits, at most timeout_ms, until
+ * every Set is answered.  0 when every switch then holds its new_lft, 1
+ * when not (a Set failed or is still out: OpenSM sends it again itself).
+ * For a transition's stages that need no drain, so that several go up
+ * in one pass, in order.
+ */
+int dqr_push_tables_now(osm_opensm_t *osm, unsigned timeout_ms);
+
 #endif

@@ -2,8 +2,8 @@
 # install-deps.sh - the Debian packages osm-dqr builds and tests with.
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config \
-opensm libopensm-dev ibsim-utils infiniband-diags libibumad-dev \
-valgrind gnuplot-nox"
+opensm libopensm-dev ibsim-utils infiniband-diags libibumad-dev ibutils \
+valgrind gnuplot-nox debhelper clang"
 
 missing=""
 for p in $PKGS; do

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deps/dyn_order.h"
+#include "deps/dyn_order-internal.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -36,34 +36,11 @@ static int is_channel(const struct dqr_dyn_order *d, uint32_t v)
 	return v < d->num_vertices && d->pos[v] != DQR_NONE;
 }
 
-/*
- * Does u -> w constrain the order now?  While a channel is revived its
- * edges count only once re-inserted (rv_in/rv_out), which keeps the
- * invariant every reorder relies on: all counted edges point up but the
- * one being inserted.
- */
-static inline int live_edge(const struct dqr_dyn_order *d, uint32_t u,
-			    uint32_t w)
+/* The two sides of a search met at channel m: b reaches m, m reaches a. */
+static int meet(struct dqr_dyn_order *d, uint32_t m)
 {
-	if (d->retired[u] || d->retired[w])
-		return 0;
-	if (d->reviving == DQR_NONE)
-		return 1;
-	if (u == d->reviving)
-		return d->rv_out[w] == d->rv_epoch;
-	if (w == d->reviving)
-		return d->rv_in[u] == d->rv_epoch;
+	d->last_meet = m;
 	return 1;
-}
-
-/* Fresh marks: fwd = epoch, bwd = epoch + 1, never equal to old ones. */
-static void new_search(struct dqr_dyn_order *d)
-{
-	if (d->epoch > UINT32_MAX - 4) {
-		memset(d->seen, 0, sizeof(*d->seen) * d->num_vertices);
-		d->epoch = 0;
-	}
-	d->epoch += 2;
 }
 
 /*
@@ -86,7 +63,7 @@ static inline int step_forward(struct dqr_dyn_order *d, uint32_t v,
 		if (d->pos[w] > ub || d->seen[w] == fm || !live_edge(d, v, w))
 			continue;
 		if (d->seen[w] == bm)
-			return 1;
+			return meet(d, w);
 		d->seen[w] = fm;
 		d->fwd[(*n)++] = w;
 	}
@@ -95,7 +72,7 @@ static inline int step_forward(struct dqr_dyn_order *d, uint32_t v,
 		if (d->pos[w] > ub || d->seen[w] == fm || !live_edge(d, v, w))
 			continue;
 		if (d->seen[w] == bm)
-			return 1;
+			return meet(d, w);
 		d->seen[w] = fm;
 		d->fwd[(*n)++] = w;
 	}
@@ -114,7 +91,7 @@ static inline int step_backward(struct dqr_dyn_order *d, uint32_t v,
 		if (d->pos[u] < lb || d->seen[u] == bm || !live_edge(d, u, v))
 			continue;
 		if (d->seen[u] == fm)
-			return 1;
+			return meet(d, u);
 		d->seen[u] = bm;
 		d->bwd[(*n)++] = u;
 	}
@@ -123,7 +100,7 @@ static inline int step_backward(struct dqr_dyn_order *d, uint32_t v,
 		if (d->pos[u] < lb || d->seen[u] == bm || !live_edge(d, u, v))
 			continue;
 		if (d->seen[u] == fm)
-			return 1;
+			return meet(d, u);
 		d->seen[u] = bm;
 		d->bwd[(*n)++] = u;
 	}
@@ -151,6 +128,7 @@ static uint32_t search_both(struct dqr_dyn_order *d, uint32_t a, uint32_t b,
 			    uint32_t *nb, int complete)
 {
 	uint32_t ub = d->pos[a], lb = d->pos[b], nf = 1, fi = 0, bi = 0;
+	int met = 0;
 
 	new_search(d);
 	d->seen[b] = d->epoch;
@@ -158,13 +136,17 @@ static uint32_t search_both(struct dqr_dyn_order *d, uint32_t a, uint32_t b,
 	d->seen[a] = d->epoch + 1;
 	d->bwd[0] = a;
 	*nb = 1;
-	while (fi < nf && bi < *nb) {
-		if (nf - fi <= *nb - bi) {
-			if (step_forward(d, d->fwd[fi++], ub, &nf))
-				return UINT32_MAX;
-		} else if (step_backward(d, d->bwd[bi++], lb, nb)) {
-			return UINT32_MAX;
-		}
+	while (fi < nf && bi < *nb && !met) {
+		if (nf - fi <= *nb - bi)
+			met = step_forward(d, d->fwd[fi++], ub, &nf);
+		else
+			met = step_backward(d, d->bwd[bi++], lb, nb);
+	}
+	if (met) {
+		/* what the backward side found reaches a: dyn_reach_keep() */
+		d->last_nb = *nb;
+		d->last_bi = bi;
+		return UINT32_MAX;
 	}
 	if (!complete)
 		return nf;
@@ -219,9 +201,37 @@ static void log_push(struct dqr_dyn_order *d, uint32_t kind, uint32_t v,
 {
 	struct dqr_dyn_undo *u = &d->log[d->log_len++];
 
+	/* a new state: a new name; a rollback gives the old one back */
+	u->version = d->version;
+	d->version = ++d->versions;
 	u->kind = kind;
 	u->v = v;
 	u->old = old;
+}
+
+/* b's bit in a's window, or -1 when b is outside it. */
+static inline int win_bit(const struct dqr_dyn_order *d, uint32_t a,
+			  uint32_t b)
+{
+	uint32_t off = b - d->win[a];
+
+	return d->win[a] != DQR_NONE && b >= d->win[a] && off < 256 ?
+	       (int)off : -1;
+}
+
+static void set_bit(struct dqr_dyn_order *d, uint32_t a, uint32_t b, int on)
+{
+	int k;
+
+	if (d->win[a] == DQR_NONE)
+		d->win[a] = b;
+	k = win_bit(d, a, b);
+	if (k < 0)
+		return;
+	if (on)
+		d->bits[a][k >> 6] |= 1ull << (k & 63);
+	else
+		d->bits[a][k >> 6] &= ~(1ull << (k & 63));
 }
 
 /* Capacity reserved by the caller. */
@@ -235,6 +245,7 @@ static void push_edge(struct dqr_dyn_order *d, uint32_t a, uint32_t b)
 	d->edges[e].next_pred = d->add_pred[b];
 	d->add_succ[a] = e;
 	d->add_pred[b] = e;
+	set_bit(d, a, b, 1);
 	log_push(d, UNDO_EDGE, a, b);
 }
 
@@ -242,6 +253,8 @@ static void pop_edge(struct dqr_dyn_order *d)
 {
 	struct dqr_dyn_edge *e = &d->edges[--d->num_added];
 
+	/* an added edge is never a base one: its bit was clear before */
+	set_bit(d, e->from, e->to, 0);
 	/* edges leave in the reverse order they came: each is a list head */
 	d->add_succ[e->from] = e->next_succ;
 	d->add_pred[e->to] = e->next_pred;
@@ -322,9 +335,13 @@ static int make_room(struct dqr_dyn_order *d, uint32_t a, uint32_t b,
 {
 	uint32_t nf, nb;
 
-	nf = search_both(d, a, b, &nb, 1);
-	if (nf == UINT32_MAX)
+	if (dyn_reach_refuses(d, a, b))
 		return DQR_DYN_CYCLE;
+	nf = search_both(d, a, b, &nb, 1);
+	if (nf == UINT32_MAX) {
+		dyn_reach_keep(d, a, b);
+		return DQR_DYN_CYCLE;
+	}
 	if (reserve_log(d, (size_t)nf + nb + 1 + extra_log))
 		return DQR_DYN_ENOMEM;
 	reassign(d, nf, nb, d->pos[b], d->pos[a]);
@@ -360,9 +377,13 @@ static int has_base_edge(const struct dqr_dyn_order *d, uint32_t a,
 int dqr_dyn_has_edge(const struct dqr_dyn_order *d, uint32_t a, uint32_t b)
 {
 	uint32_t e;
+	int k;
 
 	if (a >= d->num_vertices || b >= d->num_vertices)
 		return 0;
+	k = win_bit(d, a, b);
+	if (k >= 0)
+		return (d->bits[a][k >> 6] >> (k & 63)) & 1;
 	if (has_base_edge(d, a, b))
 		return 1;
 	for (e = d->add_succ[a]; e != DQR_NONE; e = d->edges[e].next_succ)
@@ -425,6 +446,7 @@ void dqr_dyn_rollback(struct dqr_dyn_order *d, size_t mark)
 
 	while (d->log_len > mark) {
 		u = &d->log[--d->log_len];
+		d->version = u->version;
 		switch (u->kind) {
 		case UNDO_POS:
 			d->pos[u->v] = u->old;
@@ -638,6 +660,30 @@ static int list_fits(const struct dqr_cdg *g,
 	return 1;
 }
 
+static uint32_t lowest_succ(const struct dqr_cdg *g, uint32_t v)
+{
+	uint32_t lo = DQR_NONE;
+	uint64_t k;
+
+	for (k = g->succ_off[v]; k < g->succ_off[v + 1]; k++)
+		if (g->succ[k] < lo)
+			lo = g->succ[k];
+	return lo;
+}
+
+/*
+ * Zeroed memory whose pages are touched now: calloc() may hand out
+ * untouched pages, and the first fault's searches would pay for them.
+ */
+static void *zeroed(size_t size)
+{
+	void *p = malloc(size);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
 static void *dup_array(const void *src, size_t size)
 {
 	void *p = malloc(size ? size : 1);
@@ -653,6 +699,7 @@ struct dqr_dyn_order *dqr_dyn_new(const struct dqr_cdg *g,
 	struct dqr_dyn_order *d;
 	size_t n = g->num_vertices, m = g->num_edges, n1 = n ? n : 1;
 	size_t i;
+	uint64_t k;
 
 	if (!list_fits(g, cl))
 		return NULL;
@@ -672,21 +719,31 @@ struct dqr_dyn_order *dqr_dyn_new(const struct dqr_cdg *g,
 	d->pred = dup_array(g->pred, sizeof(uint32_t) * m);
 	d->add_succ = malloc(sizeof(uint32_t) * n1);
 	d->add_pred = malloc(sizeof(uint32_t) * n1);
-	d->seen = calloc(n1, sizeof(uint32_t));
+	d->seen = zeroed(n1 * sizeof(uint32_t));
 	d->fwd = malloc(sizeof(uint32_t) * n1);
 	d->bwd = malloc(sizeof(uint32_t) * n1);
 	d->merged = malloc(sizeof(uint32_t) * n1);
 	d->rv_in = calloc(n1, sizeof(uint32_t));
 	d->rv_out = calloc(n1, sizeof(uint32_t));
-	if (!d->pos || !d->order || !d->retired || !d->succ_off ||
+	d->win = malloc(sizeof(uint32_t) * n1);
+	d->bits = zeroed(n1 * sizeof(*d->bits));
+	if (dyn_reach_new(d) ||
+	    !d->win || !d->bits ||
+	    !d->pos || !d->order || !d->retired || !d->succ_off ||
 	    !d->pred_off || !d->succ || !d->pred || !d->add_succ ||
 	    !d->add_pred || !d->seen || !d->fwd || !d->bwd || !d->merged ||
 	    !d->rv_in || !d->rv_out) {
 		dqr_dyn_free(d);
 		return NULL;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		d->add_succ[i] = d->add_pred[i] = DQR_NONE;
+		d->win[i] = DQR_NONE;
+		if (g->succ_off[i] < g->succ_off[i + 1])
+			d->win[i] = lowest_succ(g, (uint32_t)i);
+		for (k = g->succ_off[i]; k < g->succ_off[i + 1]; k++)
+			set_bit(d, (uint32_t)i, g->succ[k], 1);
+	}
 	return d;
 }
 
@@ -694,8 +751,9 @@ void dqr_dyn_free(struct dqr_dyn_order *d)
 {
 	if (!d)
 		return;
+	dyn_reach_free(d);
 	DQR_FREE_ALL(d->pos, d->order, d->retired, d->succ_off, d->pred_off,
 		     d->succ, d->pred, d->edges, d->add_succ, d->add_pred,
 		     d->seen, d->fwd, d->bwd, d->merged, d->rv_in, d->rv_out,
-		     d->log, d);
+		     d->log, d->win, d->bits, d);
 }

@@ -46,10 +46,15 @@ struct dqr_dyn_edge {
 	uint32_t next_pred;	/* next added edge into to */
 };
 
+struct dqr_dyn_reach;
+struct dqr_dyn_hub;
+struct dqr_dyn_meet;
+
 struct dqr_dyn_undo {
 	uint32_t kind;
 	uint32_t v;
 	uint32_t old;
+	uint64_t version;	/* of the list before the change */
 };
 
 struct dqr_dyn_order {
@@ -64,6 +69,17 @@ struct dqr_dyn_order {
 	uint32_t *succ, *pred;
 	int succ_sorted;	/* every succ list ascending */
 
+	/*
+	 * Which dependencies exist, for dqr_dyn_has_edge() in O(1): the
+	 * successors of a channel are ports of the node it enters, so they
+	 * fit a window of 256 indices from win[v] (the lowest base
+	 * successor, or the first added one); bits[v] marks the base and
+	 * added successors in it.  Those outside (a graph not made of a
+	 * fabric) are looked up in the CSR and the lists.
+	 */
+	uint32_t *win;
+	uint64_t (*bits)[4];
+
 	/* added dependencies: one pool, per-vertex lists through next_* */
 	struct dqr_dyn_edge *edges;
 	uint32_t num_added, cap_added;
@@ -76,6 +92,20 @@ struct dqr_dyn_order {
 	/* internal: searches, see dyn_order.c */
 	uint32_t *seen, epoch;
 	uint32_t *fwd, *bwd, *merged;
+	uint32_t last_nb, last_bi;	/* the backward side of the last */
+	uint32_t last_meet;		/* where its sides met */
+	/*
+	 * internal: channels known to reach the source of a refused turn,
+	 * kept while the order and the live dependencies stay as they were
+	 * (see dyn_reach.c).  version names the list's state: every change
+	 * gives a new name (the count in versions), a rollback the name of
+	 * the state it returns to.
+	 */
+	uint64_t version, versions, reach_clock;
+	struct dqr_dyn_reach *reach;
+	uint32_t *reach_bits;	/* per channel: the slots it is in */
+	struct dqr_dyn_hub *hubs;
+	struct dqr_dyn_meet *meets;
 	uint32_t reviving, rv_epoch, *rv_in, *rv_out;
 	struct dqr_dyn_undo *log;
 	size_t log_len, log_cap;

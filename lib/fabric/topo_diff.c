@@ -104,23 +104,44 @@ static void count_new(const struct dqr_fabric *ref,
 	}
 }
 
+/*
+ * 1 when cur lists the nodes of ref in ref's order (same GUIDs and
+ * kinds): the subnet seen in the same order as before, the usual case,
+ * needs no GUID index.
+ */
+static int same_nodes(const struct dqr_fabric *ref,
+		      const struct dqr_fabric *cur)
+{
+	uint32_t i;
+
+	if (ref->num_nodes != cur->num_nodes)
+		return 0;
+	for (i = 0; i < ref->num_nodes; i++)
+		if (ref->nodes[i].guid != cur->nodes[i].guid ||
+		    ref->nodes[i].type != cur->nodes[i].type)
+			return 0;
+	return 1;
+}
+
 struct dqr_fabric *dqr_fabric_project(const struct dqr_fabric *ref,
 				      const struct dqr_fabric *cur,
 				      struct dqr_topo_diff *d)
 {
-	struct dqr_node_index *ix = dqr_node_index_build(cur);
+	int same = same_nodes(ref, cur);
+	struct dqr_node_index *ix = same ? NULL : dqr_node_index_build(cur);
 	uint32_t *ref_to_cur = malloc(sizeof(uint32_t) * (ref->num_nodes + 1));
 	uint32_t *cur_to_ref = malloc(sizeof(uint32_t) * (cur->num_nodes + 1));
 	struct dqr_fabric *f = NULL;
 	uint32_t i;
 
 	memset(d, 0, sizeof(*d));
-	if (!ix || !ref_to_cur || !cur_to_ref)
+	if ((!same && !ix) || !ref_to_cur || !cur_to_ref)
 		goto out;
 	for (i = 0; i < cur->num_nodes; i++)
 		cur_to_ref[i] = DQR_NONE;
 	for (i = 0; i < ref->num_nodes; i++) {
-		uint32_t c = dqr_node_index_guid(ix, ref->nodes[i].guid);
+		uint32_t c = same ? i :
+			     dqr_node_index_guid(ix, ref->nodes[i].guid);
 
 		/* a node that changed its kind is not the same node */
 		if (c != DQR_NONE && cur->nodes[c].type != ref->nodes[i].type)
@@ -144,6 +165,34 @@ out:
 	free(ref_to_cur);
 	free(cur_to_ref);
 	return f;
+}
+
+int dqr_fabric_project_cut(struct dqr_fabric *proj,
+			   const struct dqr_fabric *ref,
+			   const uint32_t *ports, uint32_t nports,
+			   struct dqr_topo_diff *d)
+{
+	uint32_t i, p, rp, cap = d->num_missing_ports;
+
+	for (i = 0; i < nports; i++) {
+		p = ports[i];
+		if (p >= ref->num_ports || p >= proj->num_ports)
+			continue;
+		rp = dqr_peer_port(ref, p);
+		/* not a cable of ref, or already cut */
+		if (!ref->ports[p].num || rp == DQR_NONE ||
+		    dqr_peer_port(proj, p) != rp)
+			continue;
+		d->links_missing++;
+		dqr_fabric_unlink_port(proj, p);
+		if (dqr_is_switch(ref, ref->ports[p].node) &&
+		    add_missing(d, p, &cap))
+			return -1;
+		if (dqr_is_switch(ref, ref->ports[rp].node) &&
+		    add_missing(d, rp, &cap))
+			return -1;
+	}
+	return 0;
 }
 
 void dqr_topo_diff_release(struct dqr_topo_diff *d)

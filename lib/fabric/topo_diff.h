@@ -42,6 +42,21 @@ static inline int dqr_topo_diff_degraded_only(const struct dqr_topo_diff *d)
 struct dqr_fabric *dqr_fabric_project(const struct dqr_fabric *ref,
 				      const struct dqr_fabric *cur,
 				      struct dqr_topo_diff *d);
+/*
+ * The projection kept up to date cable by cable, in the time of the
+ * change and not of the fabric: proj (a projection of ref, or a copy of
+ * ref) loses the cables at the given ports of ref (either end; ports
+ * without a cable in ref, or already cut, are skipped), and d, proj's
+ * diff against ref (zeroed for a copy of ref), counts them and lists
+ * their switch ports.  For cables whose ends the caller knows (a trap,
+ * a port state change); a node that vanished, a new cable or a changed
+ * LID needs dqr_fabric_project().  0, or -1 when out of memory (d then
+ * lists what was cut so far).
+ */
+int dqr_fabric_project_cut(struct dqr_fabric *proj,
+			   const struct dqr_fabric *ref,
+			   const uint32_t *ports, uint32_t nports,
+			   struct dqr_topo_diff *d);
 void dqr_topo_diff_release(struct dqr_topo_diff *d);
 
 #endif

@@ -26,6 +26,7 @@ struct reader {
 	uint32_t *seen;		/* LID -> last section listing it, 0 */
 	uint32_t section;	/* 1-based number of the current section */
 	uint32_t sw;		/* the current section's switch, or NONE */
+	uint32_t top;		/* the top of its header's LID range */
 	int skip_unknown;	/* sections of unknown switches: skip them */
 	int skipping;		/* in such a section */
 };
@@ -135,7 +136,7 @@ static int parse_header(struct reader *r, const char *s)
 	}
 	g += strlen(" guid ");
 	n = dqr_token_len(g);
-	if (hex_token(g, n, UINT64_MAX, &guid)) {
+	if (dqr_parse_guid(g, n, 1, &guid)) {
 		dqr_text_error(&r->in, r->err, r->errlen,
 			       "bad switch GUID '%.*s'",
 			       (int)(n < SHOW ? n : SHOW), g);
@@ -181,6 +182,7 @@ static int parse_header(struct reader *r, const char *s)
 	}
 	r->section_line[sw] = (uint32_t)r->in.lineno;
 	r->sw = sw;
+	r->top = (uint32_t)top;
 	r->section++;
 	r->info.format = format;
 	r->info.switches_seen++;
@@ -226,6 +228,22 @@ static int parse_entry(struct reader *r, const char *s)
 	if (r->sw == DQR_NONE) {
 		dqr_text_error(&r->in, r->err, r->errlen,
 			       "LFT entry before any switch header");
+		return -1;
+	}
+	if (lid > r->top) {
+		dqr_text_error(&r->in, r->err, r->errlen,
+			       "LID 0x%04" PRIx64 " is above the top 0x%04x "
+			       "of its switch header", lid, r->top);
+		return -1;
+	}
+	if (port > r->f->nodes[r->f->switches[r->sw]].num_ports &&
+	    port != DQR_NO_PATH) {
+		dqr_text_error(&r->in, r->err, r->errlen,
+			       "output port %" PRIu64 " is beyond the %u "
+			       "ports of switch '%.*s'", port,
+			       r->f->nodes[r->f->switches[r->sw]].num_ports,
+			       SHOW,
+			       dqr_node_name(r->f, r->f->switches[r->sw]));
 		return -1;
 	}
 	if (r->seen[lid] == r->section) {

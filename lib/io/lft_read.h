@@ -18,6 +18,16 @@
  * Sections are matched to the fabric's switches by node GUID.  LIDs not
  * listed stay DQR_NO_PATH.  A switch without a section is not an error:
  * it is counted in the info so that a checker can report it.
+ *
+ * Checked against the fabric, each a "FILE:LINE:" error: a section of a
+ * GUID the topology does not have (unless _known() skips it) or of a CA,
+ * a second section of one switch, an output port beyond the switch's
+ * port count (DQR_NO_PATH, 255, excepted), a LID above the unicast space
+ * (DQR_MAX_LID) or above the top of its own section's range, and a LID
+ * listed twice in one section.  A LID above the topology's highest LID
+ * is kept (tables read back while a node is gone still route to it).
+ * Memory: the tables are switches x (highest LID + 1) bytes, both
+ * bounded (the fabric was read, the LID checked) before anything grows.
  */
 #ifndef DQR_LFT_READ_H
 #define DQR_LFT_READ_H

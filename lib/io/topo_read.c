@@ -159,7 +159,7 @@ static const char *paren_guid(struct reader *r, const char *s, uint64_t *g)
 	/* ibnetdiscover prints these in hex without "0x" */
 	if (e && e - d > 2 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
 		d += 2;
-	if (!e || dqr_parse_uint(d, (size_t)(e - d), 16, UINT64_MAX, g)) {
+	if (!e || dqr_parse_guid(d, (size_t)(e - d), 0, g)) {
 		dqr_text_error(&r->in, r->err, r->errlen,
 			       "bad port GUID '%.*s'", SHOW, s);
 		return NULL;
@@ -348,8 +348,10 @@ static int parse_header(struct reader *r, const char *s, size_t kw_len,
 	s = quoted_field(r, s, "node id", ctx, &id, &id_len);
 	if (!s)
 		return -1;
-	if (!id_len) {
-		dqr_text_error(&r->in, r->err, r->errlen, "empty node id");
+	if (!id_len || id_len > DQR_TOPO_ID_MAX) {
+		dqr_text_error(&r->in, r->err, r->errlen, id_len ?
+			       "node id of %zu bytes, longer than %d" :
+			       "empty node id", id_len, DQR_TOPO_ID_MAX);
 		return -1;
 	}
 	s = dqr_skip_blanks(s);
@@ -362,6 +364,22 @@ static int parse_header(struct reader *r, const char *s, size_t kw_len,
 	    header_comment(r, s + 1, type == DQR_NODE_SWITCH, &desc,
 			   &desc_len, &lid, &lmc))
 		return -1;
+	if (desc_len > DQR_TOPO_DESC_MAX) {
+		dqr_text_error(&r->in, r->err, r->errlen,
+			       "node description of %zu bytes, longer than "
+			       "IB's %d", desc_len, DQR_TOPO_DESC_MAX);
+		return -1;
+	}
+	if (r->f->num_nodes >= DQR_TOPO_NODES_MAX ||
+	    r->f->num_ports + nports + 1 > DQR_TOPO_PORTS_MAX) {
+		dqr_text_error(&r->in, r->err, r->errlen,
+			       "more than %u %s in one fabric",
+			       r->f->num_nodes >= DQR_TOPO_NODES_MAX ?
+			       DQR_TOPO_NODES_MAX : DQR_TOPO_PORTS_MAX,
+			       r->f->num_nodes >= DQR_TOPO_NODES_MAX ?
+			       "nodes (one LID each)" : "ports");
+		return -1;
+	}
 
 	if (pool_add(r, id, id_len, &id_off))
 		return oom(r);
@@ -424,6 +442,14 @@ out:
 	return rc;
 }
 
+/* "0x" and at most 16 hex digits, or (as ibsim takes it) decimal */
+static int guid_value(const char *s, size_t len, uint64_t *g)
+{
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return dqr_parse_guid(s, len, 1, g);
+	return dqr_parse_uint(s, len, 10, UINT64_MAX, g);
+}
+
 /* switchguid=0x200000(200000), caguid=0x100006, rtguid=... */
 static int parse_guid_line(struct reader *r, const char *s, size_t kw_len,
 			   int type)
@@ -436,7 +462,7 @@ static int parse_guid_line(struct reader *r, const char *s, size_t kw_len,
 	s += kw_len + 1;	/* the '=' */
 	for (e = s; *e && *e != '(' && !dqr_is_blank(*e) && *e != '#'; e++)
 		;
-	if (dqr_parse_uint(s, (size_t)(e - s), 0, UINT64_MAX, &g) || !g) {
+	if (guid_value(s, (size_t)(e - s), &g) || !g) {
 		dqr_text_error(&r->in, r->err, r->errlen,
 			       "bad GUID '%.*s'", (int)(e - s < SHOW ?
 			       e - s : SHOW), s);
@@ -521,6 +547,12 @@ static int parse_port_line(struct reader *r, const char *s)
 		dqr_text_error(&r->in, r->err, r->errlen, rid_len ?
 			       "ibsim port aliases ('@') are not supported" :
 			       "empty remote node id");
+		return -1;
+	}
+	if (rid_len > DQR_TOPO_ID_MAX) {
+		dqr_text_error(&r->in, r->err, r->errlen,
+			       "remote node id of %zu bytes, longer than %d",
+			       rid_len, DQR_TOPO_ID_MAX);
 		return -1;
 	}
 	/* a missing remote port means port 1, as ibsim reads it */

@@ -30,6 +30,29 @@
 #include "fabric/fabric.h"
 
 /*
+ * Limits, each checked before anything is sized by it, so that memory
+ * stays bounded by the input's size whatever the file holds:
+ *
+ * DQR_TOPO_DESC_MAX: IB's NodeDescription is 64 bytes (IBA 14.2.5.2),
+ *   and ibnetdiscover prints it as it is.
+ * DQR_TOPO_ID_MAX: ibsim keeps node ids in 64 bytes and a NUL
+ *   (NODEIDLEN); ibnetdiscover's "S-<16 hex>" ids are 18.
+ * DQR_TOPO_NODES_MAX: every routed node needs a LID of its own, and
+ *   there are 0xbfff unicast LIDs.
+ * DQR_TOPO_PORTS_MAX: ports of all nodes together (a header may declare
+ *   254 ports in 20 bytes of text): 2^20, four times the ports of a
+ *   fabric that fills the LID space with 36-port switches and dual-port
+ *   CAs, and 24 MiB of port records.
+ * Port numbers are 1..DQR_MAX_PORTS (254) and within the node's count;
+ * LIDs 1..DQR_MAX_LID (0 is "unassigned"), LMC 0..7; GUIDs at most 16
+ * hex digits (DQR_GUID_HEX_MAX).
+ */
+#define DQR_TOPO_DESC_MAX 64
+#define DQR_TOPO_ID_MAX 64
+#define DQR_TOPO_NODES_MAX DQR_MAX_LID
+#define DQR_TOPO_PORTS_MAX (1u << 20)
+
+/*
  * Returns a finished fabric, or NULL with "FILE:LINE: what is wrong" in
  * err.  fname names fp in messages.
  */

@@ -309,6 +309,9 @@ int dqr_opts_parse(const struct dqr_opt_spec *specs, size_t n,
 		return fail(err, errlen, "too many option keys (%zu)", n);
 	if (!p)
 		return 0;
+	if (strnlen(p, DQR_OPT_STR_MAX + 1) > DQR_OPT_STR_MAX)
+		return fail(err, errlen, "options longer than %d bytes",
+			    DQR_OPT_STR_MAX);
 	for (;;) {
 		const struct dqr_opt_spec *sp;
 		size_t tlen, klen;

@@ -129,8 +129,16 @@ struct dqr_opt_spec {
 #define DQR_OPT_MAX_SPECS 64
 
 /*
+ * The longest option string taken: OpenSM reads opensm.conf through a
+ * 1024-byte line buffer, so event_plugin_options never comes longer;
+ * a longer string is refused before anything is parsed.
+ */
+#define DQR_OPT_STR_MAX 1024
+
+/*
  * Applies str to target through n specs (n <= DQR_OPT_MAX_SPECS).  Keys
- * absent from str leave their field alone.  Returns 0, or -1 with a
+ * absent from str leave their field alone; a str longer than
+ * DQR_OPT_STR_MAX bytes is refused.  Returns 0, or -1 with a
  * message in err; target may then be partly written.
  */
 int dqr_opts_parse(const struct dqr_opt_spec *specs, size_t n,

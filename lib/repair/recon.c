@@ -137,6 +137,44 @@ static uint32_t minus(const uint32_t *a, uint32_t na, const uint32_t *b,
 	return k;
 }
 
+/*
+ * Both ends in ref of the cables at the switch ports down[0, nd), for
+ * dqr_reroute_run_ports(): the list was in line with the cabling but
+ * for them (their cables were down before, or it was just built).
+ * NULL with *n 0 when d counts a missing cable without a switch end,
+ * which down[] does not name (only the whole scan finds it), or when
+ * out of memory.
+ */
+static uint32_t *cable_ends(const struct dqr_fabric *ref,
+			    const uint32_t *down, uint32_t nd,
+			    const struct dqr_topo_diff *d, uint32_t *n)
+{
+	uint32_t *ends, i, q, cables = 0;
+
+	*n = 0;
+	ends = malloc(sizeof(uint32_t) * (2 * nd + 1));
+	if (!ends)
+		return NULL;
+	for (i = 0; i < nd; i++) {
+		q = dqr_peer_port(ref, down[i]);
+		ends[(*n)++] = down[i];
+		if (q == DQR_NONE) {
+			cables++;
+			continue;
+		}
+		ends[(*n)++] = q;
+		/* a cable between switches has both ends in down[] */
+		cables += !dqr_is_switch(ref, ref->ports[q].node) ||
+			  down[i] < q;
+	}
+	if (cables != d->links_missing) {
+		free(ends);
+		*n = 0;
+		return NULL;
+	}
+	return ends;
+}
+
 /* Back to the original tables, with a channel list made for them. */
 static int restart_from_original(struct dqr_recon *r,
 				 struct dqr_recon_result *res)
@@ -166,7 +204,7 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 	double t0 = dqr_now_ms();
 	uint32_t *down, *fresh, *back, nd = d->num_missing_ports, nf, nb;
 	struct dqr_lfts *before = NULL;
-	uint32_t *lids = NULL;
+	uint32_t *lids = NULL, *ends = NULL, ne = 0;
 	int64_t n;
 	int ret = DQR_RECON_NOMEM;
 
@@ -195,8 +233,12 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 	}
 	if (n < 0)
 		goto out;
-	if (dqr_reroute_run(r->rr, proj, r->cur, r->cl, o, lids, (uint32_t)n,
-			    &res->rs))
+	/* the list knows every cable but those now down */
+	ends = cable_ends(r->ref, down, nd, d, &ne);
+	if (ends ? dqr_reroute_run_ports(r->rr, proj, r->cur, r->cl, o, ends,
+					 ne, lids, (uint32_t)n, &res->rs) :
+		   dqr_reroute_run(r->rr, proj, r->cur, r->cl, o, lids,
+				   (uint32_t)n, &res->rs))
 		goto out;
 	free(r->down);
 	r->down = down;
@@ -211,6 +253,6 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 out:
 	dqr_lfts_free(before);
 	res->us_total = (dqr_now_ms() - t0) * 1e3;
-	DQR_FREE_ALL(lids, down, fresh, back);
+	DQR_FREE_ALL(lids, down, fresh, back, ends);
 	return ret;
 }

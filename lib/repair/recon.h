@@ -68,9 +68,11 @@ int dqr_recon_start(struct dqr_recon *r, const struct dqr_fabric *f,
 
 /*
  * Brings r->cur in line with proj, r->ref as it is now (from
- * dqr_fabric_project(), whose diff must be degraded-only).  Returns
- * DQR_RECON_OK, DQR_RECON_FAILED (r->cur then holds what could be done)
- * or DQR_RECON_NOMEM.
+ * dqr_fabric_project(), whose diff must be degraded-only).  The channel
+ * list is brought in line with proj at the ends of d's absent cables
+ * only (dqr_reroute_run_ports()), so the update costs the fault, not
+ * the fabric.  Returns DQR_RECON_OK, DQR_RECON_FAILED (r->cur then holds
+ * what could be done) or DQR_RECON_NOMEM.
  */
 int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 		     const struct dqr_topo_diff *d,

@@ -5,80 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "repair/reroute.h"
-#include "routes/route_walk.h"
+#include "repair/reroute-internal.h"
 #include "util/mem.h"
+#include "util/sort.h"
 #include "util/timing.h"
 #include "util/union_find.h"
-
-/* Cost units: one hop is worth 16, so turns and changes weigh less. */
-#define COST_HOP 16
-#define COST_NEW_TURN 1		/* a legal dependency the list lacks */
-#define COST_REORDER 8		/* a turn that needs a reorder */
-#define COST_CHANGE_E2E 8	/* ties keep an entry, a hop saved wins */
-#define COST_CHANGE_LOCAL (16 * COST_HOP)
-#define COST_UPDN_TURN (4 * COST_HOP)	/* down then up, see rank[] */
-
-enum sw_state {
-	SW_OTHER = 0,	/* not looked at for this DLID */
-	SW_GOOD,	/* its route reaches the DLID; entry stays */
-	SW_DISCONNECTED,	/* must be re-attached */
-	SW_SETTLED,	/* re-attached in this search */
-	SW_BAD,		/* its route fails, but not through this fault */
-	SW_WALKING,	/* on the route being followed */
-};
-
-struct cand {
-	uint32_t cost;
-	uint32_t sw;		/* the disconnected switch to attach */
-	uint32_t ch;		/* through this channel */
-	uint32_t via;		/* to this switch */
-};
-
-struct dqr_reroute {
-	uint32_t num_switches;
-	/* end ports cabled to each switch, CSR over switch indices */
-	uint32_t *end_off, *end_port;
-	uint32_t *comp;		/* connected component of each switch */
-	/*
-	 * Distance of each switch from a root in the full model.  New
-	 * turns from a link leading away from the root into one leading
-	 * back towards it (down then up, as in up*\/down* routing) cost
-	 * extra: when every path search prefers one orientation, the turns
-	 * the searches enable for different destinations agree with each
-	 * other and leave room for the next ones.  Without it, U-turns that
-	 * fat-tree switch-to-switch routes need get placed ad hoc and soon
-	 * close each other's cycles.
-	 */
-	uint32_t *rank;
-	const uint32_t *rank_use;	/* rank, or the caller's */
-
-	struct dqr_walk_state *st;
-	uint32_t *stack;
-	/* per-DLID state, valid where mark[sw] == epoch */
-	uint8_t *state;
-	uint32_t *mark, epoch;
-	/* switch ports whose link is gone, from sync_channels() */
-	uint32_t *dead, num_dead;
-	uint32_t *cost;
-	uint32_t *hops;		/* links of the route, with cost */
-	uint32_t *dist;		/* shortest cable path (stretch) */
-	uint32_t *queue;
-	uint32_t *out;		/* channel for the DLID, DQR_NONE: self */
-	uint32_t *disconnected_sw;	/* of the DLID being repaired */
-	uint32_t num_disconnected_sw;
-
-	struct cand *heap;
-	uint32_t heap_len, heap_cap;
-
-	/* entries written by the last run, in order */
-	struct dqr_change *changes;
-	uint32_t num_changes, cap_changes;
-
-	/* dependencies of one candidate */
-	uint32_t dep_a[DQR_MAX_PORTS + 2], dep_b[DQR_MAX_PORTS + 2];
-	uint32_t num_deps;
-};
 
 /*
  * BFS ranks from the switch with the most end ports (a leaf in a fat
@@ -127,14 +58,6 @@ static void rank_switches(struct dqr_reroute *rr, const struct dqr_fabric *f)
 	}
 }
 
-/* 1 when the hop from switch a to switch b leads towards the root. */
-static int hop_up(const struct dqr_reroute *rr, uint32_t a, uint32_t b)
-{
-	if (rr->rank_use[b] != rr->rank_use[a])
-		return rr->rank_use[b] < rr->rank_use[a];
-	return b < a;
-}
-
 /* The switch a linked CA or router port i is cabled to, else DQR_NONE. */
 static uint32_t end_port_switch(const struct dqr_fabric *f, uint32_t i)
 {
@@ -145,6 +68,15 @@ static uint32_t end_port_switch(const struct dqr_fabric *f, uint32_t i)
 	return dqr_peer_switch(f, i);
 }
 
+/*
+ * A port that could be a channel but has no cable in the model.  Port 0
+ * (a switch's own) is never one: no channel list places it.
+ */
+static int uncabled(const struct dqr_fabric *f, uint32_t i)
+{
+	return f->ports[i].num && dqr_peer_port(f, i) == DQR_NONE;
+}
+
 struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 {
 	struct dqr_reroute *rr = calloc(1, sizeof(*rr));
@@ -153,9 +85,14 @@ struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 	if (!rr)
 		return NULL;
 	rr->num_switches = s;
+	rr->num_ports = f->num_ports;
 	rr->end_off = calloc(n + 1, sizeof(uint32_t));
 	rr->end_port = malloc(sizeof(uint32_t) * (f->num_ports + 1));
 	rr->comp = malloc(sizeof(uint32_t) * n);
+	/* touched now, not by the first fault (calloc may map lazily) */
+	rr->ends_ok = malloc(sizeof(uint32_t) * (f->num_ports + 1));
+	if (rr->ends_ok)
+		memset(rr->ends_ok, 0, sizeof(uint32_t) * (f->num_ports + 1));
 	rr->rank = malloc(sizeof(uint32_t) * n);
 	rr->st = malloc(sizeof(*rr->st) * n);
 	rr->stack = malloc(sizeof(uint32_t) * n);
@@ -168,11 +105,14 @@ struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 	rr->queue = malloc(sizeof(uint32_t) * n);
 	rr->out = malloc(sizeof(uint32_t) * n);
 	rr->disconnected_sw = malloc(sizeof(uint32_t) * n);
-	if (!rr->end_off || !rr->end_port || !rr->comp || !rr->rank ||
+	rr->head = malloc(sizeof(uint32_t) * n);
+	rr->best = malloc(sizeof(uint32_t) * n);
+	if (!rr->end_off || !rr->end_port || !rr->comp || !rr->ends_ok ||
+	    !rr->rank ||
 	    !rr->st ||
 	    !rr->stack || !rr->state || !rr->mark || !rr->dead ||
 	    !rr->cost || !rr->hops || !rr->dist || !rr->queue || !rr->out ||
-	    !rr->disconnected_sw) {
+	    !rr->disconnected_sw || !rr->head || !rr->best) {
 		dqr_reroute_free(rr);
 		return NULL;
 	}
@@ -188,6 +128,17 @@ struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 	for (sw = s; sw > 0; sw--)
 		rr->end_off[sw] = rr->end_off[sw - 1];
 	rr->end_off[0] = 0;
+	for (i = 0; i < f->num_ports; i++)
+		rr->num_uncabled += uncabled(f, i);
+	rr->uncabled = malloc(sizeof(uint32_t) * (rr->num_uncabled + 1));
+	if (!rr->uncabled) {
+		dqr_reroute_free(rr);
+		return NULL;
+	}
+	rr->num_uncabled = 0;
+	for (i = 0; i < f->num_ports; i++)
+		if (uncabled(f, i))
+			rr->uncabled[rr->num_uncabled++] = i;
 	rank_switches(rr, f);
 	rr->rank_use = rr->rank;
 	return rr;
@@ -197,74 +148,30 @@ void dqr_reroute_free(struct dqr_reroute *rr)
 {
 	if (!rr)
 		return;
-	DQR_FREE_ALL(rr->rank, rr->end_off, rr->end_port, rr->comp, rr->st,
+	DQR_FREE_ALL(rr->rank, rr->end_off, rr->end_port, rr->comp,
+		     rr->ends_ok, rr->st,
 		     rr->stack, rr->state, rr->mark, rr->dead, rr->cost,
 		     rr->hops, rr->dist, rr->queue, rr->out,
-		     rr->disconnected_sw, rr->heap, rr->changes, rr);
-}
-
-/* ------------------------------------------------------------ heap */
-
-static int cand_less(const struct cand *a, const struct cand *b)
-{
-	if (a->cost != b->cost)
-		return a->cost < b->cost;
-	/* deterministic ties: lower switch, then lower channel */
-	if (a->sw != b->sw)
-		return a->sw < b->sw;
-	return a->ch < b->ch;
-}
-
-static int heap_push(struct dqr_reroute *rr, const struct cand *c)
-{
-	uint32_t i, parent;
-
-	if (dqr_grow((void **)&rr->heap, &rr->heap_cap, rr->heap_len + 1,
-		     sizeof(*rr->heap), 256))
-		return -1;
-	i = rr->heap_len++;
-	while (i > 0) {
-		parent = (i - 1) / 2;
-		if (!cand_less(c, &rr->heap[parent]))
-			break;
-		rr->heap[i] = rr->heap[parent];
-		i = parent;
-	}
-	rr->heap[i] = *c;
-	return 0;
-}
-
-static struct cand heap_pop(struct dqr_reroute *rr)
-{
-	struct cand top = rr->heap[0], last = rr->heap[--rr->heap_len];
-	uint32_t i = 0, child;
-
-	for (;;) {
-		child = 2 * i + 1;
-		if (child >= rr->heap_len)
-			break;
-		if (child + 1 < rr->heap_len &&
-		    cand_less(&rr->heap[child + 1], &rr->heap[child]))
-			child++;
-		if (!cand_less(&rr->heap[child], &last))
-			break;
-		rr->heap[i] = rr->heap[child];
-		i = child;
-	}
-	if (rr->heap_len)
-		rr->heap[i] = last;
-	return top;
+		     rr->disconnected_sw, rr->head, rr->best, rr->pool,
+		     rr->heap, rr->changes, rr->uncabled, rr);
 }
 
 /* ------------------------------------------------------------ fabric */
 
-/* Components of the switches over the links that work now. */
+/*
+ * Components of the switches over the links that work now.  Only a
+ * switch left without a route asks (is it cut off?), so this whole
+ * fabric pass runs when one is, once per run.
+ */
 static void switch_components(struct dqr_reroute *rr,
 			      const struct dqr_fabric *f)
 {
 	uint32_t sw, node, nb, a, b;
 	unsigned p;
 
+	if (rr->comp_ok)
+		return;
+	rr->comp_ok = 1;
 	for (sw = 0; sw < f->num_switches; sw++)
 		rr->comp[sw] = sw;
 	for (sw = 0; sw < f->num_switches; sw++) {
@@ -289,43 +196,65 @@ static void switch_components(struct dqr_reroute *rr,
  * revival that would close a cycle leaves the channel retired and is
  * counted: the caller must then rebuild the list (see reroute.h).
  */
-static void sync_channels(struct dqr_reroute *rr, const struct dqr_fabric *f,
-			  struct dqr_dyn_order *cl,
-			  struct dqr_reroute_stats *st)
+static void sync_port(struct dqr_reroute *rr, const struct dqr_fabric *f,
+		      struct dqr_dyn_order *cl, uint32_t i,
+		      struct dqr_reroute_stats *st)
 {
-	uint32_t i;
+	int linked;
 
-	rr->num_dead = 0;
-	for (i = 0; i < f->num_ports && i < cl->num_vertices; i++) {
-		int linked = dqr_peer_port(f, i) != DQR_NONE;
-
-		if (cl->pos[i] == DQR_NONE)
-			continue;
-		if (!linked && dqr_is_switch(f, f->ports[i].node))
-			rr->dead[rr->num_dead++] = i;
-		if (!linked && !dqr_dyn_is_retired(cl, i))
-			dqr_dyn_retire_channel(cl, i);
-		else if (linked && dqr_dyn_is_retired(cl, i) &&
-			 dqr_dyn_revive_channel(cl, i) < 0)
-			st->revive_refused++;
-	}
-	dqr_dyn_commit(cl);
+	if (i >= f->num_ports || i >= cl->num_vertices ||
+	    cl->pos[i] == DQR_NONE)
+		return;
+	linked = dqr_peer_port(f, i) != DQR_NONE;
+	if (!linked && dqr_is_switch(f, f->ports[i].node))
+		rr->dead[rr->num_dead++] = i;
+	if (!linked && !dqr_dyn_is_retired(cl, i))
+		dqr_dyn_retire_channel(cl, i);
+	else if (linked && dqr_dyn_is_retired(cl, i) &&
+		 dqr_dyn_revive_channel(cl, i) < 0)
+		st->revive_refused++;
 }
 
-/* A channel the search may use: cabled and in service in the list. */
-static int usable(const struct dqr_fabric *f, const struct dqr_dyn_order *cl,
-		  uint32_t ch)
+/*
+ * With ports NULL, every port.  Otherwise only ports[] and the ports
+ * the model leaves uncabled (dqr_reroute_run_ports()), ascending as the
+ * whole scan goes: revivals may reorder, and in another order they
+ * could reorder otherwise.  -1 when out of memory.
+ */
+static int sync_channels(struct dqr_reroute *rr, const struct dqr_fabric *f,
+			 struct dqr_dyn_order *cl, const uint32_t *ports,
+			 uint32_t nports, struct dqr_reroute_stats *st)
 {
-	return dqr_peer_port(f, ch) != DQR_NONE && ch < cl->num_vertices &&
-	       cl->pos[ch] != DQR_NONE && !dqr_dyn_is_retired(cl, ch);
+	uint32_t i, j = 0, p, last = DQR_NONE, *set;
+
+	rr->num_dead = 0;
+	if (!ports) {
+		for (i = 0; i < f->num_ports && i < cl->num_vertices; i++)
+			sync_port(rr, f, cl, i, st);
+		dqr_dyn_commit(cl);
+		return 0;
+	}
+	set = malloc(sizeof(uint32_t) * (nports + 1));
+	if (!set)
+		return -1;
+	memcpy(set, ports, sizeof(uint32_t) * nports);
+	qsort(set, nports, sizeof(uint32_t), dqr_cmp_u32);
+	/* merged with the uncabled ones, which are ascending already */
+	for (i = 0; i < nports || j < rr->num_uncabled; last = p) {
+		if (j == rr->num_uncabled ||
+		    (i < nports && set[i] < rr->uncabled[j]))
+			p = set[i++];
+		else
+			p = rr->uncabled[j++];
+		if (p != last)
+			sync_port(rr, f, cl, p, st);
+	}
+	free(set);
+	dqr_dyn_commit(cl);
+	return 0;
 }
 
 /* ------------------------------------------------------------ search */
-
-static int sw_state(const struct dqr_reroute *rr, uint32_t sw)
-{
-	return rr->mark[sw] == rr->epoch ? rr->state[sw] : SW_OTHER;
-}
 
 static void set_state(struct dqr_reroute *rr, uint32_t sw, int state)
 {
@@ -357,7 +286,7 @@ static int good(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	for (;;) {
 		uint32_t ch, nb;
 
-		st = sw_state(rr, cur);
+		st = rr_sw_state(rr, cur);
 		if (st == SW_GOOD || st == SW_SETTLED) {
 			if (!top)
 				return 1;
@@ -397,154 +326,6 @@ static int good(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		rr->hops[w] = last_hops + (top - 1 - i);
 	}
 	return ok;
-}
-
-/* The dependencies that attaching sw through ch adds. */
-static void candidate_deps(struct dqr_reroute *rr,
-			   const struct dqr_dyn_order *cl, uint32_t sw,
-			   uint32_t ch, uint32_t via, uint32_t owner)
-{
-	uint32_t i, e;
-
-	rr->num_deps = 0;
-	if (rr->out[via] != DQR_NONE) {
-		rr->dep_a[rr->num_deps] = ch;
-		rr->dep_b[rr->num_deps++] = rr->out[via];
-	}
-	for (i = rr->end_off[sw]; i < rr->end_off[sw + 1]; i++) {
-		e = rr->end_port[i];
-		/* a CA does not send to itself; a dead one sends nothing */
-		if (e == owner || dqr_dyn_is_retired(cl, e))
-			continue;
-		rr->dep_a[rr->num_deps] = e;
-		rr->dep_b[rr->num_deps++] = ch;
-	}
-}
-
-/*
- * The turn cost of a candidate's dependencies, or UINT32_MAX when they
- * cannot be made legal.  DQR_TURNS_PATH tries them together on the live
- * list and rolls back: exact, but every refusal costs a search of the
- * region it would reorder.  DQR_TURNS_EACH judges each turn alone by its
- * place in the list as it stands (present, upward, or to be reordered)
- * in O(1): the search then runs once, when the candidate is chosen.
- * Either way commit_candidate() adds them together or not at all.
- */
-static uint32_t turn_cost(struct dqr_reroute *rr, struct dqr_dyn_order *cl,
-			  int turns)
-{
-	uint32_t i, cost = 0;
-	size_t mark = 0;
-	int r;
-
-	if (turns == DQR_TURNS_PATH)
-		mark = dqr_dyn_mark(cl);
-	for (i = 0; i < rr->num_deps; i++) {
-		uint32_t a = rr->dep_a[i], b = rr->dep_b[i];
-
-		if (dqr_dyn_has_edge(cl, a, b))
-			continue;
-		if (turns == DQR_TURNS_PATH) {
-			r = dqr_dyn_add(cl, a, b);
-			if (r < 0) {
-				cost = UINT32_MAX;
-				break;
-			}
-			cost += r == DQR_DYN_REORDERED ? COST_REORDER :
-				COST_NEW_TURN;
-			continue;
-		}
-		cost += cl->pos[a] < cl->pos[b] ? COST_NEW_TURN :
-			COST_REORDER;
-	}
-	if (turns == DQR_TURNS_PATH)
-		dqr_dyn_rollback(cl, mark);
-	return cost;
-}
-
-static int push_candidate(struct dqr_reroute *rr, const struct dqr_fabric *f,
-			  const struct dqr_lfts *t, struct dqr_dyn_order *cl,
-			  const struct dqr_reroute_opts *o, uint32_t lid,
-			  uint32_t owner, uint32_t sw, uint32_t ch,
-			  uint32_t via, struct dqr_reroute_stats *st)
-{
-	struct cand c;
-	uint32_t turns;
-
-	candidate_deps(rr, cl, sw, ch, via, owner);
-	turns = o->outside_list ? 0 : turn_cost(rr, cl, o->turns);
-	if (turns == UINT32_MAX) {
-		st->refused++;
-		return 0;
-	}
-	c.cost = rr->cost[via] + COST_HOP + turns;
-	if (o->bias)
-		c.cost += o->bias(o->bias_arg, f, t, sw, ch, lid);
-	/* in the re-routing layer the VLs, not the list, hold U-turns */
-	if (!o->outside_list && rr->out[via] != DQR_NONE &&
-	    !hop_up(rr, sw, via) && !dqr_dyn_has_edge(cl, ch, rr->out[via])) {
-		uint32_t next = dqr_peer_switch(f, rr->out[via]);
-
-		if (next != DQR_NONE && hop_up(rr, via, next))
-			c.cost += COST_UPDN_TURN;
-	}
-	if (ch != dqr_next_channel(f, t, sw, lid) &&
-	    dqr_next_channel(f, t, sw, lid) != DQR_NONE)
-		c.cost += o->mode == DQR_MODE_LOCAL ? COST_CHANGE_LOCAL :
-			  COST_CHANGE_E2E;
-	c.sw = sw;
-	c.ch = ch;
-	c.via = via;
-	return heap_push(rr, &c);
-}
-
-/* Candidates for the disconnected switches cabled to a switch that reaches. */
-static int relax(struct dqr_reroute *rr, const struct dqr_fabric *f,
-		 const struct dqr_lfts *t, struct dqr_dyn_order *cl,
-		 const struct dqr_reroute_opts *o, uint32_t lid,
-		 uint32_t owner, uint32_t via, struct dqr_reroute_stats *st)
-{
-	uint32_t node = f->switches[via], r, sw;
-	unsigned p;
-
-	dqr_for_each_linked_port(f, node, p) {
-		r = dqr_peer_port(f, dqr_port_index(f, node, p));
-		sw = dqr_peer_switch(f, dqr_port_index(f, node, p));
-		if (sw == DQR_NONE || sw_state(rr, sw) != SW_DISCONNECTED ||
-		    !usable(f, cl, r))
-			continue;
-		if (push_candidate(rr, f, t, cl, o, lid, owner, sw, r, via,
-				   st))
-			return -1;
-	}
-	return 0;
-}
-
-/* Adds a chosen candidate's dependencies for good; 0 or -1 (refused). */
-static int commit_candidate(struct dqr_reroute *rr, struct dqr_dyn_order *cl,
-			    const struct cand *c, uint32_t owner,
-			    struct dqr_reroute_stats *st)
-{
-	uint64_t reorders = cl->num_reorders, moved = cl->num_moved;
-	uint32_t i, added = 0;
-	size_t mark;
-
-	candidate_deps(rr, cl, c->sw, c->ch, c->via, owner);
-	mark = dqr_dyn_mark(cl);
-	for (i = 0; i < rr->num_deps; i++) {
-		if (dqr_dyn_has_edge(cl, rr->dep_a[i], rr->dep_b[i]))
-			continue;
-		if (dqr_dyn_add(cl, rr->dep_a[i], rr->dep_b[i]) < 0) {
-			dqr_dyn_rollback(cl, mark);
-			return -1;
-		}
-		added++;
-	}
-	dqr_dyn_commit(cl);
-	st->turns += added;
-	st->reorders += cl->num_reorders - reorders;
-	st->moved += cl->num_moved - moved;
-	return 0;
 }
 
 static uint8_t port_of(const struct dqr_fabric *f, uint32_t ch)
@@ -615,7 +396,7 @@ static void find_disconnected(struct dqr_reroute *rr,
 
 		sw = f->nodes[dp->node].sw_index;
 		if (dqr_lft_get(t, sw, lid) != dp->num ||
-		    sw_state(rr, sw) == SW_DISCONNECTED)
+		    rr_sw_state(rr, sw) == SW_DISCONNECTED)
 			continue;
 		set_state(rr, sw, SW_DISCONNECTED);
 		rr->disconnected_sw[rr->num_disconnected_sw++] = sw;
@@ -646,7 +427,7 @@ static void find_disconnected(struct dqr_reroute *rr,
 				continue;
 			q = f->ports[dqr_peer_port(f, ch)].num;
 			if (dqr_lft_get(t, sw, lid) != q ||
-			    sw_state(rr, sw) == SW_DISCONNECTED)
+			    rr_sw_state(rr, sw) == SW_DISCONNECTED)
 				continue;
 			set_state(rr, sw, SW_DISCONNECTED);
 			rr->disconnected_sw[rr->num_disconnected_sw++] = sw;
@@ -676,7 +457,7 @@ static void cable_distances(struct dqr_reroute *rr,
 		dqr_for_each_linked_port(f, node, p) {
 			r = dqr_peer_port(f, dqr_port_index(f, node, p));
 			u = dqr_peer_switch(f, dqr_port_index(f, node, p));
-			if (u == DQR_NONE || !usable(f, cl, r) ||
+			if (u == DQR_NONE || !rr_usable(f, cl, r) ||
 			    rr->dist[u] != UINT32_MAX)
 				continue;
 			rr->dist[u] = rr->dist[v] + 1;
@@ -700,8 +481,13 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		       struct dqr_reroute_stats *st)
 {
 	uint32_t owner = dqr_lid_owner(f, lid), own_sw, sw, i;
+	struct rr_search s = {
+		.f = f, .t = t, .cl = cl, .o = o, .lid = lid, .owner = owner,
+		.st = st,
+	};
 	uint8_t old;
 	struct cand c;
+	int r;
 
 	if (owner == DQR_NONE)
 		return 0;
@@ -717,7 +503,7 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 			1 + linked_ends(rr, cl, rr->disconnected_sw[i], owner);
 
 	own_sw = dqr_ingress_switch(f, owner);
-	rr->heap_len = 0;
+	rr_cands_reset(rr);
 	if (o->stretch_on && own_sw != DQR_NONE)
 		cable_distances(rr, f, cl, own_sw);
 	if (own_sw != DQR_NONE)
@@ -725,34 +511,36 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 			uint32_t node, ch, via;
 			unsigned p;
 
+			/*
+			 * A switch cut off from own_sw has no neighbour
+			 * whose route arrives: it gets no candidate.
+			 */
 			sw = rr->disconnected_sw[i];
-			if (rr->comp[sw] != rr->comp[own_sw])
-				continue;
 			node = f->switches[sw];
 			dqr_for_each_linked_port(f, node, p) {
 				ch = dqr_port_index(f, node, p);
 				via = dqr_peer_switch(f, ch);
 				if (via == DQR_NONE ||
-				    sw_state(rr, via) == SW_DISCONNECTED ||
-				    !usable(f, cl, ch) ||
+				    rr_sw_state(rr, via) == SW_DISCONNECTED ||
+				    !rr_usable(f, cl, ch) ||
 				    !good(rr, f, t, lid, owner, via))
 					continue;
-				if (push_candidate(rr, f, t, cl, o, lid, owner,
-						   sw, ch, via, st))
+				if (rr_push_candidate(rr, &s, sw, ch, via))
 					return -1;
 			}
 		}
 
-	while (rr->heap_len) {
-		c = heap_pop(rr);
-		if (sw_state(rr, c.sw) != SW_DISCONNECTED)
-			continue;
+	if (rr_cands_ready(rr))
+		return -1;
+	while ((r = rr_next_candidate(rr, &s, &c)) > 0) {
 		if (too_long(rr, o, &c)) {
 			st->stretched++;
 			continue;
 		}
-		if (!o->outside_list &&
-		    commit_candidate(rr, cl, &c, owner, st)) {
+		r = o->outside_list ? 0 : rr_commit_candidate(rr, &s, &c);
+		if (r == -2)
+			return -1;
+		if (r) {
 			st->refused++;
 			continue;
 		}
@@ -767,14 +555,18 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 			dqr_lft_set(t, c.sw, lid, port_of(f, c.ch));
 			st->changed++;
 		}
-		if (relax(rr, f, t, cl, o, lid, owner, c.sw, st))
+		if (rr_relax(rr, &s, c.sw))
 			return -1;
 	}
+	if (r < 0)
+		return -1;
 
 	for (i = 0; i < rr->num_disconnected_sw; i++) {
 		sw = rr->disconnected_sw[i];
-		if (sw_state(rr, sw) == SW_SETTLED)
+		if (rr_sw_state(rr, sw) == SW_SETTLED)
 			continue;
+		if (own_sw != DQR_NONE)
+			switch_components(rr, f);
 		if (own_sw == DQR_NONE || rr->comp[sw] != rr->comp[own_sw]) {
 			st->unreachable++;
 			continue;
@@ -798,10 +590,11 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	return 0;
 }
 
-int dqr_reroute_run(struct dqr_reroute *rr, const struct dqr_fabric *f,
-		    struct dqr_lfts *t, struct dqr_dyn_order *cl,
-		    const struct dqr_reroute_opts *o, const uint32_t *lids,
-		    uint32_t nlids, struct dqr_reroute_stats *st)
+static int run(struct dqr_reroute *rr, const struct dqr_fabric *f,
+	       struct dqr_lfts *t, struct dqr_dyn_order *cl,
+	       const struct dqr_reroute_opts *o, const uint32_t *ports,
+	       uint32_t nports, const uint32_t *lids, uint32_t nlids,
+	       struct dqr_reroute_stats *st)
 {
 	double t0 = dqr_now_ms();
 	uint32_t i, lid;
@@ -810,8 +603,13 @@ int dqr_reroute_run(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	memset(st, 0, sizeof(*st));
 	rr->num_changes = 0;
 	rr->rank_use = o->rank ? o->rank : rr->rank;
-	sync_channels(rr, f, cl, st);
-	switch_components(rr, f);
+	if (sync_channels(rr, f, cl, ports, nports, st))
+		return -1;
+	rr->comp_ok = 0;
+	if (++rr->ends_gen == 0) {
+		memset(rr->ends_ok, 0, sizeof(uint32_t) * (rr->num_ports + 1));
+		rr->ends_gen = 1;
+	}
 	if (o->plugin && o->plugin(o->plugin_arg, f, t, cl) < 0)
 		ret = -1;
 	if (!lids) {
@@ -823,6 +621,27 @@ int dqr_reroute_run(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	}
 	st->us = (dqr_now_ms() - t0) * 1e3;
 	return ret;
+}
+
+int dqr_reroute_run(struct dqr_reroute *rr, const struct dqr_fabric *f,
+		    struct dqr_lfts *t, struct dqr_dyn_order *cl,
+		    const struct dqr_reroute_opts *o, const uint32_t *lids,
+		    uint32_t nlids, struct dqr_reroute_stats *st)
+{
+	return run(rr, f, t, cl, o, NULL, 0, lids, nlids, st);
+}
+
+int dqr_reroute_run_ports(struct dqr_reroute *rr, const struct dqr_fabric *f,
+			  struct dqr_lfts *t, struct dqr_dyn_order *cl,
+			  const struct dqr_reroute_opts *o,
+			  const uint32_t *ports, uint32_t nports,
+			  const uint32_t *lids, uint32_t nlids,
+			  struct dqr_reroute_stats *st)
+{
+	static const uint32_t none[1];
+
+	return run(rr, f, t, cl, o, ports ? ports : none, ports ? nports : 0,
+		   lids, nlids, st);
 }
 
 /* ------------------------------------------------------------ DLID sets */

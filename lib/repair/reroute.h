@@ -137,6 +137,22 @@ int dqr_reroute_run(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		    const struct dqr_reroute_opts *o, const uint32_t *lids,
 		    uint32_t nlids, struct dqr_reroute_stats *st);
 
+/*
+ * dqr_reroute_run() with the channel list brought in line with f at the
+ * given ports only, so that the run costs the fault and not the
+ * fabric: cl must have been in line with f everywhere else (a port the
+ * model rr was made for cables is cabled in f and not retired in cl).
+ * Pass both ends of every cable that is absent from f or came back
+ * since cl was last in line, in any order.  Same results as
+ * dqr_reroute_run().
+ */
+int dqr_reroute_run_ports(struct dqr_reroute *rr, const struct dqr_fabric *f,
+			  struct dqr_lfts *t, struct dqr_dyn_order *cl,
+			  const struct dqr_reroute_opts *o,
+			  const uint32_t *ports, uint32_t nports,
+			  const uint32_t *lids, uint32_t nlids,
+			  struct dqr_reroute_stats *st);
+
 /* An entry the last run wrote, and what it held before. */
 struct dqr_change {
 	uint32_t sw;

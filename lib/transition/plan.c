@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric/fabric.h"
 #include "transition/plan.h"
 #include "util/mem.h"
 
@@ -57,6 +58,8 @@ const char *dqr_drain_reason(uint8_t why)
 		return "plan not safe, stages not judged for a drain";
 	if (why & DQR_DRAIN_LAYER)
 		return "re-routing layer added or dropped";
+	if (why & DQR_DRAIN_WITHDRAW)
+		return "old routes withdrawn, new ones not yet compatible";
 	return "";
 }
 
@@ -67,4 +70,14 @@ uint32_t dqr_plan_drains(const struct dqr_plan *p)
 	for (s = 0; p->stage_drain && s < p->num_stages; s++)
 		n += p->stage_drain[s] != 0;
 	return n;
+}
+
+int dqr_plan_stage_withdraws(const struct dqr_plan *p, uint32_t s)
+{
+	uint32_t i;
+
+	for (i = p->stage_off[s]; i < p->stage_off[s + 1]; i++)
+		if (p->entries[i].new_port != DQR_NO_PATH)
+			return 0;
+	return 1;
 }

@@ -45,11 +45,20 @@ struct dqr_plan {
 #define DQR_DRAIN_UNSAFE	0x04u	/* the plan is not safe: not judged */
 #define DQR_DRAIN_LAYER		0x08u	/* a re-routing layer's drop or add
 					 * stage borders it: not judged */
+#define DQR_DRAIN_WITHDRAW	0x10u	/* it installs what the stage before
+					 * withdrew (transition.h) */
 
 /* "dependency cycle", "plan not safe", ...: the first reason of why. */
 const char *dqr_drain_reason(uint8_t why);
 /* Stages of p that need the drain. */
 uint32_t dqr_plan_drains(const struct dqr_plan *p);
+
+/*
+ * 1 when stage s of p only withdraws entries (sets them DQR_NO_PATH):
+ * its union adds no dependency to the state before, so it never needs to
+ * wait, whatever may be in flight.
+ */
+int dqr_plan_stage_withdraws(const struct dqr_plan *p, uint32_t s);
 
 /*
  * A plan must be initialised before its first use; the functions that

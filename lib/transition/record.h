@@ -8,6 +8,14 @@
  *
  * id, stage, DLID and ports in decimal; stages of one reconfiguration are
  * numbered from 1 upwards.
+ *
+ * The reader checks every field against the fabric it reads for, each a
+ * "FILE:LINE:" error: exactly six fields; the id a decimal 64-bit number;
+ * the stage 1 .. DQR_RECORD_STAGE_MAX; the GUID "0x" and at most 16 hex
+ * digits, of a switch of the fabric; the DLID 1 .. DQR_MAX_LID (the
+ * unicast LIDs); each port 0 .. the switch's port count, or 255 (no
+ * path).  Memory grows with the records read, never with a number read
+ * (ids are found through a hash, so any number of them costs O(1) each).
  */
 #ifndef DQR_RECORD_H
 #define DQR_RECORD_H
@@ -29,6 +37,9 @@ int dqr_plan_write_stage(FILE *out, const struct dqr_fabric *f,
 			 uint64_t reconf_id);
 int dqr_plan_write(FILE *out, const struct dqr_fabric *f,
 		   const struct dqr_plan *p, uint64_t reconf_id);
+
+/* A stage number must fit the plan's uint32_t with room for one more. */
+#define DQR_RECORD_STAGE_MAX (UINT32_MAX - 1)
 
 struct dqr_plan_record {
 	uint64_t reconf_id;

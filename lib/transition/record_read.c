@@ -12,6 +12,9 @@
 #include "transition/record.h"
 #include "util/text_input.h"
 
+/* how much of a bad field goes into a message */
+#define SHOWN(len) ((int)((len) < 40 ? (len) : 40))
+
 void dqr_plan_file_release(struct dqr_plan_file *pf)
 {
 	free(pf->fname);
@@ -50,23 +53,58 @@ static uint32_t find_switch(const struct guid_sw *idx, uint32_t n,
 	return DQR_NONE;
 }
 
-/* The index of id in pf->ids, added when new; DQR_NONE when no memory. */
-static uint32_t id_index(struct dqr_plan_file *pf, uint64_t id)
+/* ids -> their index in pf->ids: open addressing, at most half full */
+struct id_hash {
+	uint32_t *slot;		/* index + 1, 0 when free */
+	uint32_t cap;		/* a power of two */
+};
+
+static uint32_t hash_pos(uint64_t id, uint32_t cap)
 {
-	uint64_t *ids;
-	uint32_t i;
+	id *= UINT64_C(0x9e3779b97f4a7c15);
+	return (uint32_t)(id >> 32) & (cap - 1);
+}
+
+static int hash_grow(struct dqr_plan_file *pf, struct id_hash *h)
+{
+	uint32_t cap = h->cap ? h->cap * 2 : 64, i, k;
+	uint32_t *slot = calloc(cap, sizeof(*slot));
+	uint64_t *ids = slot ? realloc(pf->ids, sizeof(*ids) * (cap / 2)) :
+			NULL;
+
+	if (!ids) {
+		free(slot);
+		return -1;
+	}
+	pf->ids = ids;	/* room for as many ids as the hash takes */
+	for (i = 0; i < pf->num_ids; i++) {
+		for (k = hash_pos(pf->ids[i], cap); slot[k];
+		     k = (k + 1) & (cap - 1))
+			;
+		slot[k] = i + 1;
+	}
+	free(h->slot);
+	h->slot = slot;
+	h->cap = cap;
+	return 0;
+}
+
+/* The index of id in pf->ids, added when new; DQR_NONE when no memory. */
+static uint32_t id_index(struct dqr_plan_file *pf, struct id_hash *h,
+			 uint64_t id)
+{
+	uint32_t k;
 
 	/* records of one reconfiguration come in runs: try the last first */
 	if (pf->num_ids && pf->ids[pf->num_ids - 1] == id)
 		return pf->num_ids - 1;
-	for (i = 0; i < pf->num_ids; i++)
-		if (pf->ids[i] == id)
-			return i;
-	ids = realloc(pf->ids, sizeof(*ids) * (pf->num_ids + 1));
-	if (!ids)
+	if ((pf->num_ids + 1) * 2 > h->cap && hash_grow(pf, h))
 		return DQR_NONE;
-	pf->ids = ids;
+	for (k = hash_pos(id, h->cap); h->slot[k]; k = (k + 1) & (h->cap - 1))
+		if (pf->ids[h->slot[k] - 1] == id)
+			return h->slot[k] - 1;
 	pf->ids[pf->num_ids] = id;
+	h->slot[k] = pf->num_ids + 1;
 	return pf->num_ids++;
 }
 
@@ -108,24 +146,32 @@ static int parse_record(const struct dqr_fabric *f,
 		size_t l = len[k];
 		unsigned base = 10;
 
-		max = k == 0 ? UINT64_MAX : k == 1 ? UINT32_MAX - 1 :
-		      k == 2 ? UINT64_MAX : k == 3 ? DQR_MAX_LID : 255;
+		uint64_t min = k == 1 || k == 3;
+
+		max = k == 0 ? UINT64_MAX : k == 1 ? DQR_RECORD_STAGE_MAX :
+		      k == 3 ? DQR_MAX_LID : 255;
 		if (k == 2) {
 			if (l < 3 || t[0] != '0' || (t[1] != 'x' &&
 						     t[1] != 'X')) {
 				dqr_text_error(in, err, errlen, "switch GUID "
 					       "'%.*s' is not 0x<hex>",
-					       (int)l, t);
+					       SHOWN(l), t);
 				return -1;
 			}
-			t += 2;
-			l -= 2;
-			base = 16;
+			if (dqr_parse_guid(t, l, 1, &v[k])) {
+				dqr_text_error(in, err, errlen, "bad switch "
+					       "GUID '%.*s' (at most %d hex "
+					       "digits)", SHOWN(l), t,
+					       DQR_GUID_HEX_MAX);
+				return -1;
+			}
+			continue;
 		}
-		if (dqr_parse_uint(t, l, base, max, &v[k])) {
+		if (dqr_parse_uint(t, l, base, max, &v[k]) || v[k] < min) {
 			dqr_text_error(in, err, errlen, "bad %s '%.*s'%s",
-				       field_names[k], (int)len[k], tok[k],
-				       k == 3 ? " (0 .. 49151)" :
+				       field_names[k], SHOWN(l), t,
+				       k == 1 ? " (1 .. 4294967294)" :
+				       k == 3 ? " (1 .. 49151)" :
 				       k >= 4 ? " (0 .. 255)" : "");
 			return -1;
 		}
@@ -163,6 +209,7 @@ int dqr_plan_parse(const struct dqr_fabric *f, FILE *fp, const char *fname,
 	struct dqr_text_input in;
 	struct guid_sw *idx;
 	struct dqr_plan_record r;
+	struct id_hash h = { NULL, 0 };
 	uint32_t cap = 0, i, *io;
 	uint64_t id;
 	char *hash;
@@ -200,6 +247,13 @@ int dqr_plan_parse(const struct dqr_fabric *f, FILE *fp, const char *fname,
 		if (pf->num == cap) {
 			struct dqr_plan_record *nr;
 
+			if (cap > UINT32_MAX / 2) {
+				/* 2^31 records: 25 GB of input at least */
+				dqr_text_error(&in, err, errlen,
+					       "more than %u records", cap);
+				ret = -1;
+				break;
+			}
 			cap = cap ? 2 * cap : 256;
 			nr = realloc(pf->rec, sizeof(*nr) * cap);
 			io = realloc(pf->id_of, sizeof(*io) * cap);
@@ -214,7 +268,7 @@ int dqr_plan_parse(const struct dqr_fabric *f, FILE *fp, const char *fname,
 				break;
 			}
 		}
-		pf->id_of[pf->num] = id_index(pf, id);
+		pf->id_of[pf->num] = id_index(pf, &h, id);
 		if (pf->id_of[pf->num] == DQR_NONE) {
 			dqr_text_error(&in, err, errlen, "out of memory");
 			ret = -1;
@@ -224,6 +278,7 @@ int dqr_plan_parse(const struct dqr_fabric *f, FILE *fp, const char *fname,
 	}
 	dqr_text_input_release(&in);
 	free(idx);
+	free(h.slot);
 	if (ret < 0) {
 		dqr_plan_file_release(pf);
 		return -1;
@@ -283,6 +338,30 @@ static int stage_twice(const struct dqr_plan_file *pf,
 	return 0;
 }
 
+/* "FILE: no records of reconfiguration 9 (it has 1, 2, ...)" */
+static void no_such_id(const struct dqr_plan_file *pf, uint64_t id,
+		       char *err, size_t errlen)
+{
+	size_t used;
+	uint32_t i;
+	int n;
+
+	n = snprintf(err, errlen, "%s: no records of reconfiguration %"
+		     PRIu64 " (it has %s", pf->fname, id,
+		     pf->num_ids ? "" : "none");
+	for (i = 0; n > 0 && i < pf->num_ids; i++) {
+		used = strlen(err);
+		if (i == 8) {
+			snprintf(err + used, errlen - used, ", ...");
+			break;
+		}
+		snprintf(err + used, errlen - used, "%s%" PRIu64,
+			 i ? ", " : "", pf->ids[i]);
+	}
+	used = strlen(err);
+	snprintf(err + used, errlen - used, ")");
+}
+
 int dqr_plan_select(const struct dqr_plan_file *pf, const uint64_t *id,
 		    struct dqr_plan *p, char *err, size_t errlen)
 {
@@ -292,8 +371,7 @@ int dqr_plan_select(const struct dqr_plan_file *pf, const uint64_t *id,
 	for (i = 0; i < pf->num; i++)
 		n += !id || pf->rec[i].reconf_id == *id;
 	if (id && !n) {
-		snprintf(err, errlen, "%s: no records of reconfiguration %"
-			 PRIu64, pf->fname, *id);
+		no_such_id(pf, *id, err, errlen);
 		return -1;
 	}
 	last = malloc(sizeof(uint32_t) * (pf->num_ids ? pf->num_ids : 1));

@@ -68,6 +68,18 @@ struct uchk {
 	uint8_t *colour, *side;		/* loop search */
 	uint32_t *stack;
 
+	/*
+	 * Time order, for the drains (transition.c: drains_mark): when
+	 * set, the entries where a and b differ changed in the stages
+	 * t_stage[] says, LIDs' entries in t_idx[t_off[lid] ..
+	 * t_off[lid + 1]) of t_ent.  A packet forwarded by a switch's new
+	 * entry cannot meet an old entry of a switch that changed in an
+	 * earlier stage: that turn is left out of the union.
+	 */
+	const uint32_t *t_off, *t_idx, *t_stage;
+	const struct dqr_plan_entry *t_ent;
+	uint32_t *sw_stage;		/* per switch, DQR_NONE outside */
+
 	uint64_t checks;
 };
 

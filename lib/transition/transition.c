@@ -321,39 +321,91 @@ static void drain_lids_add(const struct dqr_plan *p, uint32_t s,
 	}
 }
 
+/* The time order of p's entries for u (transition-internal.h). */
+struct time_order {
+	uint32_t *off, *idx, *stage, *sw_stage;
+};
+
+static void time_order_free(struct time_order *t)
+{
+	free(t->off);
+	free(t->idx);
+	free(t->stage);
+	free(t->sw_stage);
+}
+
+static int time_order_build(struct uchk *u, const struct dqr_plan *p,
+			    struct time_order *t)
+{
+	uint32_t i, s, n = p->num_entries;
+
+	t->off = calloc((size_t)u->lc + 1, sizeof(uint32_t));
+	t->idx = malloc(sizeof(uint32_t) * (n + 1));
+	t->stage = malloc(sizeof(uint32_t) * (n + 1));
+	t->sw_stage = malloc(sizeof(uint32_t) * (u->ns + 1));
+	if (!t->off || !t->idx || !t->stage || !t->sw_stage) {
+		time_order_free(t);
+		return -1;
+	}
+	for (s = 0; s < p->num_stages; s++)
+		for (i = p->stage_off[s]; i < p->stage_off[s + 1]; i++)
+			t->stage[i] = s;
+	for (i = 0; i < n; i++)
+		t->off[p->entries[i].lid + 1]++;
+	for (i = 0; i < u->lc; i++)
+		t->off[i + 1] += t->off[i];
+	for (i = 0; i < n; i++)
+		t->idx[t->off[p->entries[i].lid]++] = i;
+	for (i = u->lc; i > 0; i--)
+		t->off[i] = t->off[i - 1];
+	t->off[0] = 0;
+	for (i = 0; i < u->ns; i++)
+		t->sw_stage[i] = DQR_NONE;
+	u->t_off = t->off;
+	u->t_idx = t->idx;
+	u->t_stage = t->stage;
+	u->t_ent = p->entries;
+	u->sw_stage = t->sw_stage;
+	return 0;
+}
+
 /*
  * Which stages must wait the drain (plan.h, doc/transitions.md).  u's a
  * and b hold state 0 with every DLID of p active; mark (per LID, below
  * *epoch) and lids (one per entry) are the caller's.  a holds state w,
  * whose older packets are gone, b state k; every entry changes once, so
- * their union is every mix of states w .. k, and only the DLIDs changed
- * since w differ: one check per stage over those.  When it fails, stage
- * k waits and w becomes k - 1, whose own union with k the plan holds.
- * The checks are not counted in u->checks.
+ * the dependencies of packets routed by states w .. k are the turns of
+ * their union, less those time forbids (turn_too_late in
+ * union_check.c): one check per stage over the DLIDs changed since w.
+ * Loops are not judged: the planner keeps the union of consecutive
+ * states loop free, and an entry changes only forward in time.  When
+ * the check fails, stage k waits and w becomes k - 1.  The checks are
+ * not counted in u->checks.
  */
 static int drains_mark(struct uchk *u, struct dqr_plan *p, uint32_t *mark,
 		       uint32_t *epoch, uint32_t *lids)
 {
 	struct dqr_union_verdict v;
+	struct time_order t;
 	uint64_t checks = u->checks;
 	uint32_t k, w = 0, n = 0;
-	int r;
+	int r = 0, no_cdg = u->no_cdg;
 
-	if (p->num_stages < 2)
+	if (p->num_stages < 2 || no_cdg)
 		return 0;
+	if (time_order_build(u, p, &t))
+		return -1;
 	ent_set_side(u->b, p->entries, 0, p->stage_off[1], 1);
 	drain_lids_add(p, 0, mark, ++*epoch, lids, &n);
 	for (k = 1; k < p->num_stages; k++) {
 		ent_set_side(u->b, p->entries, p->stage_off[k],
 			     p->stage_off[k + 1], 1);
 		drain_lids_add(p, k, mark, *epoch, lids, &n);
-		r = uchk_judge(u, lids, n, lids, n, JUDGE_ALL, &v);
+		r = uchk_judge(u, lids, 0, lids, n, 0, &v);
 		dqr_union_verdict_release(&v);
 		if (r < 0)
-			return -1;
-		p->stage_drain[k] = r ? 0 :
-			(v.loop_dlids ? DQR_DRAIN_LOOP : 0) |
-			(v.cyclic ? DQR_DRAIN_CYCLE : 0);
+			break;
+		p->stage_drain[k] = r ? 0 : DQR_DRAIN_CYCLE;
 		if (r)
 			continue;
 		/* after the drain only state k - 1 (index k) is in flight */
@@ -364,8 +416,11 @@ static int drains_mark(struct uchk *u, struct dqr_plan *p, uint32_t *mark,
 		n = 0;
 		drain_lids_add(p, k, mark, ++*epoch, lids, &n);
 	}
+	u->t_off = NULL;
+	u->sw_stage = NULL;
+	time_order_free(&t);
 	u->checks = checks;
-	return 0;
+	return r < 0 ? -1 : 0;
 }
 
 /* A plan that cannot be judged: every stage after the first waits. */

@@ -26,6 +26,7 @@
 
 #include <stdint.h>
 
+#include "deps/dyn_order.h"
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
 #include "transition/plan.h"
@@ -45,6 +46,8 @@ struct dqr_plan_report {
 	int safe;		/* every stage union checked and holds */
 	uint32_t forced;	/* entries staged although their union fails */
 	uint32_t stages_cyclic;	/* stages opened on a cyclic state */
+	int proved;		/* made and proved by dqr_plan_proved() */
+	uint32_t withdrawn;	/* dqr_plan_build_withdraw(): stage 1 */
 	char reason[2048];	/* why not safe; "" when safe */
 };
 
@@ -84,6 +87,63 @@ struct dqr_plan_report {
 int dqr_plan_build(const struct dqr_fabric *f, const struct dqr_lfts *from,
 		   const struct dqr_lfts *to, struct dqr_plan *plan,
 		   struct dqr_plan_report *rep);
+
+/*
+ * A plan made and proved in time proportional to the change, for DQR's
+ * changes: per destination a switch changes one stage after the last
+ * changed switch downstream on its new route (stage k: every entry of
+ * that level); every stage's union with the state before is loop free
+ * towards the DLIDs it changes and every dependency with a changed entry
+ * at one hop goes into cl (a channel list of f's ports, reordered where
+ * that closes no cycle).  A stage needs no drain when the dependencies
+ * of packets routed since the last drain, in time order, go in too; one
+ * that cannot be proved so waits (DQR_DRAIN_CYCLE).  The caller promises
+ * that from is loop free and that cl holds every dependency that may be
+ * in use (DQR's channel list, dyn_order.h, holds those of the tables it
+ * maintains).  changes lists the (switch, LID) entries where from and to
+ * may differ (the ports are read from the tables; repeats and equal
+ * entries are dropped); NULL compares the tables whole.
+ *
+ * Returns 1 with plan filled, rep as dqr_plan_build() fills it (proved
+ * set), and the plan's dependencies left in cl; 0 when this proves
+ * nothing (a loop, a dependency that closes a cycle with cl, a new route
+ * that loops, cl NULL): plan and cl are as they were and
+ * dqr_plan_build() decides; -1 when out of memory.
+ */
+int dqr_plan_proved(const struct dqr_fabric *f, const struct dqr_lfts *from,
+		    const struct dqr_lfts *to,
+		    const struct dqr_plan_entry *changes, uint32_t n,
+		    struct dqr_dyn_order *cl, struct dqr_plan *plan,
+		    struct dqr_plan_report *rep);
+
+/*
+ * The OSR paper's transition for a change no order of single entries
+ * makes safe (dqr_plan_build() says rep->safe 0 while rep->old_ok and
+ * rep->new_ok hold): stage 1 withdraws every changed entry that
+ * forwards in from (sets it DQR_NO_PATH: those packets are dropped),
+ * stage 2, after the drain (DQR_DRAIN_WITHDRAW), installs the new
+ * entries.  Each stage's union is part of from or of to alone, so the
+ * plan is safe exactly when both tables are loop free and acyclic: the
+ * caller must know that.  An entry may change in both stages.  0, or -1
+ * when out of memory.
+ */
+int dqr_plan_build_withdraw(const struct dqr_fabric *f,
+			    const struct dqr_lfts *from,
+			    const struct dqr_lfts *to, struct dqr_plan *plan,
+			    struct dqr_plan_report *rep);
+
+/*
+ * The plan for one change, as the plugin uploads it: made and proved by
+ * dqr_plan_proved() when cl is given and that proves it, else by
+ * dqr_plan_build(); where that finds no safe order of single entries but
+ * the new tables hold, dqr_plan_build_withdraw() (rep->withdrawn set,
+ * rep->reason keeps why).  rep->safe is 0 only when the new tables
+ * themselves loop or are cyclic (rep->new_ok 0): no order can make such
+ * a change safe, and it must not go up.  0, or -1 when out of memory.
+ */
+int dqr_plan_change(const struct dqr_fabric *f, const struct dqr_lfts *from,
+		    const struct dqr_lfts *to, struct dqr_dyn_order *cl,
+		    struct dqr_plan *plan, struct dqr_plan_report *rep);
 
 /*
  * Which stages of p, a plan from the tables from, need the drain

@@ -146,6 +146,32 @@ static void put_turn(struct uchk *u, int where, uint32_t c, unsigned port)
 		set_turn(where == TURNS_A ? &u->abase[c] : &u->sbase[c], port);
 }
 
+/* The stages of lid's changed entries into sw_stage (set 1) or out. */
+static void time_order_fill(struct uchk *u, uint32_t lid, int set)
+{
+	uint32_t i, j;
+
+	for (i = u->t_off[lid]; i < u->t_off[lid + 1]; i++) {
+		j = u->t_idx[i];
+		u->sw_stage[u->t_ent[j].sw] = set ? u->t_stage[j] : DQR_NONE;
+	}
+}
+
+/*
+ * 1 when sw forwards by its new entry (pp differs from a) into nx's old
+ * one (qq differs from b), nx's entry changing in an earlier stage than
+ * sw's: the packet leaves sw after sw changed, so it reaches nx after
+ * nx changed, and never meets nx's old entry.
+ */
+static int turn_too_late(const struct uchk *u, uint32_t sw, uint8_t pp,
+			 uint32_t nx, uint8_t qq, uint32_t lid)
+{
+	uint32_t s_sw = u->sw_stage[sw], s_nx = u->sw_stage[nx];
+
+	return pp != ent(u->a, sw, lid) && qq != ent(u->b, nx, lid) &&
+	       s_sw != DQR_NONE && s_nx != DQR_NONE && s_nx < s_sw;
+}
+
 /*
  * The turns towards one LID: the channel of every entry of a switch
  * (a's, and b's for TURNS_UNION) followed by every entry of the switch
@@ -155,10 +181,13 @@ static void add_transit(struct uchk *u, uint32_t lid, int where)
 {
 	const struct dqr_fabric *f = u->f;
 	const struct dqr_lfts *b = where == TURNS_UNION ? u->b : u->a;
+	int timed = where == TURNS_UNION && u->t_off;
 	uint32_t sw, c, nx;
 	unsigned k, l, np, nq;
 	uint8_t p[2], q[2];
 
+	if (timed)
+		time_order_fill(u, lid, 1);
 	for (sw = 0; sw < u->ns; sw++) {
 		np = uchk_ports(u, b, sw, lid, p);
 		for (k = 0; k < np; k++) {
@@ -168,9 +197,13 @@ static void add_transit(struct uchk *u, uint32_t lid, int where)
 				continue;
 			nq = uchk_ports(u, b, nx, lid, q);
 			for (l = 0; l < nq; l++)
-				put_turn(u, where, c, q[l]);
+				if (!timed || !turn_too_late(u, sw, p[k], nx,
+							     q[l], lid))
+					put_turn(u, where, c, q[l]);
 		}
 	}
+	if (timed)
+		time_order_fill(u, lid, 0);
 }
 
 /* Counts the LID at every port a uses, into cnt (scnt or u->cnt). */

@@ -157,3 +157,16 @@ int dqr_parse_uint(const char *s, size_t len, unsigned base, uint64_t max,
 	*val = v;
 	return 0;
 }
+
+int dqr_parse_guid(const char *s, size_t len, int need_0x, uint64_t *guid)
+{
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		len -= 2;
+	} else if (need_0x) {
+		return -1;
+	}
+	if (len > DQR_GUID_HEX_MAX)
+		return -1;
+	return dqr_parse_uint(s, len, 16, UINT64_MAX, guid);
+}

@@ -26,8 +26,15 @@ void dqr_text_input_init(struct dqr_text_input *in, FILE *fp,
 			 const char *fname);
 void dqr_text_input_release(struct dqr_text_input *in);
 
-/* No line of a topology, dump or record comes near this. */
+/*
+ * No line of a topology, dump or record comes near this (the longest
+ * real ones are ibnetdiscover port lines of ~200 bytes); /dev/zero or a
+ * binary file stops here at the latest.
+ */
 #define DQR_TEXT_LINE_MAX 65536
+
+/* An EUI-64 GUID: 64 bits, so at most 16 hex digits after any "0x". */
+#define DQR_GUID_HEX_MAX 16
 
 /*
  * Reads the next line and strips "\n" or "\r\n".  Returns 1 for a line,
@@ -56,6 +63,13 @@ void dqr_text_error_at(const char *fname, unsigned long lineno, char *err,
  */
 int dqr_parse_uint(const char *s, size_t len, unsigned base, uint64_t max,
 		   uint64_t *val);
+
+/*
+ * A GUID of len characters at s: hex digits, "0x" first when need_0x
+ * (else optional), at most DQR_GUID_HEX_MAX digits even when they are
+ * leading zeros.  0, or -1.
+ */
+int dqr_parse_guid(const char *s, size_t len, int need_0x, uint64_t *guid);
 
 static inline int dqr_is_blank(char c)
 {

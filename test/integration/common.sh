@@ -41,7 +41,7 @@ it_fail() {
 it_require_tools() {
 	local t missing=""
 
-	# make distcheck after a full run: the tarball, not the fabric, is tested
+	# the Debian package build (debian/rules): no fabric to emulate there
 	if [ "${DQR_IT_SKIP:-0}" = 1 ]; then
 		it_log "SKIP: DQR_IT_SKIP=1"
 		exit 77
@@ -60,9 +60,96 @@ it_require_tools() {
 	exit 77
 }
 
-it_cleanup() {
-	local p
+# The plugin built with --enable-sanitizers runs inside the stock opensm
+# (test-all.sh: build-asan).  ASan's runtime must come first in a process
+# not built with it, so it is preloaded with UBSan's; their reports go to
+# $W/san.PID, which it_sanitizer_check judges.  The plugin is preloaded
+# too: opensm unloads it before LeakSanitizer looks at exit, which would
+# leave its leaks without a module to blame.  Suppressed: what the
+# interceptors see of ibsim's umad2sim and of libibumad (a read past a
+# buffer, a MAD sent after its free: theirs, not ours).
+# DQR_IT_SANITIZE=1: fail unless the plugin is built with them.
+it_sanitizer_setup() {
+	SAN_PRELOAD=$(ldd "$PLUGIN_DIR/libosmdqr.so" 2>/dev/null | awk '
+		$1 ~ /^libasan\.so/ { a = $3 }
+		$1 ~ /^libubsan\.so/ { u = $3 }
+		END { if (a != "") print a, u }')
+	if [ -z "$SAN_PRELOAD" ]; then
+		[ "${DQR_IT_SANITIZE:-0}" = 1 ] &&
+			it_fail "DQR_IT_SANITIZE=1: the plugin has no ASan"
+		return 0
+	fi
+	SAN_PRELOAD="$SAN_PRELOAD $PLUGIN_DIR/libosmdqr.so"
+	printf '%s\n' "interceptor_via_lib:libumad2sim.so" \
+		"interceptor_via_lib:libibumad.so" > "$W/asan.supp"
+	SAN_ASAN="log_path=$W/san:suppressions=$W/asan.supp:detect_leaks=1"
+	SAN_ASAN="$SAN_ASAN:exitcode=23"
+	SAN_UBSAN="log_path=$W/san:print_stacktrace=1:exitcode=23"
+	it_log "opensm runs the plugin under ASan/UBSan ($SAN_PRELOAD)"
+}
 
+# it_sanitizer_check: 0 unless a report in $W/san.* is ours.  Every ASan
+# and UBSan error counts (the plugin's code is the only instrumented code
+# in opensm).  Of the leaks, only those allocated through our code count:
+# opensm's own (MADs outstanding at exit, option strings) are not ours.
+it_sanitizer_check() {
+	local f st=0 ours
+
+	[ -n "${SAN_PRELOAD:-}" ] || return 0
+	# a frame of ours: in libosmdqr.so, or a source file of plugin/, lib/
+	ours='libosmdqr|(^|[ /])(plugin|lib/[a-z]+)/[a-z_]+[.][ch]:'
+	for f in "$W"/san.*; do
+		[ -e "$f" ] || continue
+		awk -v ours="$ours" '
+		/ERROR: LeakSanitizer: detected memory leaks/ { next }
+		/ERROR:|runtime error:/ { bad = 1 }
+		/^(Direct|Indirect) leak/ { leak = 1; next }
+		/^$/ { leak = 0 }
+		leak && $0 ~ ours { bad = 1 }
+		END { exit !bad }' "$f" || continue
+		cat "$f"
+		it_log "FAIL: sanitizer report $f"
+		st=1
+	done
+	return $st
+}
+
+# it_alive PID: the process runs (a child that ended stays a zombie until
+# waited for, and kill -0 still finds it).
+it_alive() {
+	case $(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) in
+	Z|"") return 1 ;;
+	esac
+}
+
+# it_osm_exit STATUS: opensm ended well on SIGTERM (under the sanitizers
+# their exit status 23 too, which opensm's own leaks give: the reports
+# are judged by it_sanitizer_check).
+it_osm_exit() {
+	[ "$1" = 0 ] && return 0
+	[ -n "${SAN_PRELOAD:-}" ] && [ "$1" = 23 ] && return 0
+	return 1
+}
+
+it_cleanup() {
+	local p st=$? i
+
+	# under the sanitizers opensm must end by itself, for LeakSanitizer
+	if [ -n "${SAN_PRELOAD:-}" ] && [ -n "${OSM_PID:-}" ]; then
+		kill "$OSM_PID" 2>/dev/null
+		for i in $(seq 1 60); do
+			it_alive "$OSM_PID" || break
+			sleep 0.5
+		done
+		kill -9 "$OSM_PID" 2>/dev/null
+		wait "$OSM_PID" 2>/dev/null
+		it_osm_exit $? || {
+			it_log "FAIL: opensm died or did not stop"
+			st=1
+		}
+		it_forget_pid "$OSM_PID"
+		it_sanitizer_check || st=1
+	fi
 	for p in $IT_PIDS; do
 		kill "$p" 2>/dev/null
 	done
@@ -78,6 +165,7 @@ it_cleanup() {
 			rm -rf "$W"
 		fi
 	fi
+	exit $st
 }
 
 it_setup() {
@@ -85,9 +173,16 @@ it_setup() {
 	W=$(mktemp -d "${TMPDIR:-/tmp}/dqr-it.XXXXXX") || exit 1
 	trap it_cleanup EXIT
 	trap 'exit 1' INT TERM
+	# umad2sim fakes sysfs in ./sys-PID of each process it is preloaded
+	# into and removes it only from atexit(): a process killed leaves it
+	# behind.  Started from $W, those go with $W, not into the build
+	# tree (make distcheck refuses leftovers).  Every path here is
+	# absolute.
+	cd "$W" || exit 1
 	export IBSIM_SOCKNAME="dqr-it-$$-$(date +%s%N)"
 	export OSM_CACHE_DIR="$W"
 	export OSM_TMP_DIR="$W"
+	it_sanitizer_setup
 }
 
 # it_start_ibsim NETFILE: the emulator reads its console from a FIFO kept
@@ -95,6 +190,7 @@ it_setup() {
 it_start_ibsim() {
 	mkfifo "$W/ibsim.in"
 	"$IBSIM" -s "$1" < "$W/ibsim.in" > "$W/ibsim.out" 2>&1 &
+	IBSIM_PID=$!
 	IT_PIDS="$IT_PIDS $!"
 	exec 3> "$W/ibsim.in"
 	sleep 1
@@ -102,6 +198,28 @@ it_start_ibsim() {
 		cat "$W/ibsim.out"
 		it_fail "ibsim did not start on $1"
 	}
+}
+
+# it_stop_ibsim: stop the emulator (opensm first) and forget its fabric,
+# OpenSM's cached LIDs included, so that another can be started.
+it_stop_ibsim() {
+	exec 3>&-
+	kill "$IBSIM_PID" 2>/dev/null
+	wait "$IBSIM_PID" 2>/dev/null
+	it_forget_pid "$IBSIM_PID"
+	rm -f "$W/ibsim.in" "$W/guid2lid" "$W/guid2mkey" "$W/neighbors"
+	export IBSIM_SOCKNAME="$IBSIM_SOCKNAME-n"
+}
+
+# it_forget_pid PID: a process waited for leaves IT_PIDS, so that
+# it_cleanup never kills another process that got its number since.
+it_forget_pid() {
+	local p l=""
+
+	for p in $IT_PIDS; do
+		[ "$p" = "$1" ] || l="$l $p"
+	done
+	IT_PIDS=$l
 }
 
 it_ibsim_cmd() {
@@ -132,9 +250,14 @@ it_start_plugin() {
 }
 
 # it_stop_opensm [KEEP]: stop opensm; its log is removed, or kept as KEEP.
+# Fails if opensm had died, or if the sanitizers report on it.
 it_stop_opensm() {
 	kill "$OSM_PID"
 	wait "$OSM_PID" 2>/dev/null
+	it_osm_exit $? || it_fail "opensm died (see $W/opensm.out)"
+	it_forget_pid "$OSM_PID"
+	OSM_PID=""
+	it_sanitizer_check || it_fail "sanitizer report"
 	if [ -n "${1:-}" ]; then
 		mv "$W/osm.log" "$W/$1"
 	else
@@ -147,14 +270,16 @@ it_start_opensm() {
 	local i
 
 	LD_LIBRARY_PATH="$PLUGIN_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-	LD_PRELOAD="$UMAD2SIM" \
+	LD_PRELOAD="${SAN_PRELOAD:+$SAN_PRELOAD }$UMAD2SIM" \
+	ASAN_OPTIONS="${SAN_ASAN:-${ASAN_OPTIONS:-}}" \
+	UBSAN_OPTIONS="${SAN_UBSAN:-${UBSAN_OPTIONS:-}}" \
 		"$OPENSM" -F "$W/opensm.conf" -f "$W/osm.log" -d2 \
 		> "$W/opensm.out" 2>&1 &
 	IT_PIDS="$IT_PIDS $!"
 	OSM_PID=$!
 	for i in $(seq 1 "$DQR_IT_TIMEOUT"); do
 		grep -q "SUBNET UP" "$W/osm.log" 2>/dev/null && return 0
-		kill -0 "$OSM_PID" 2>/dev/null || break
+		it_alive "$OSM_PID" || break
 		sleep 1
 	done
 	tail -20 "$W/osm.log" 2>/dev/null
@@ -169,6 +294,8 @@ it_wait_log() {
 	for i in $(seq 1 "${3:-120}"); do
 		n=$(grep -cE -- "$1" "$W/osm.log" 2>/dev/null)
 		[ "${n:-0}" -ge "$2" ] && return 0
+		[ -z "${OSM_PID:-}" ] || it_alive "$OSM_PID" ||
+			it_fail "opensm died before '$1' (see $W/opensm.out)"
 		sleep 1
 	done
 	it_fail "'$1' did not appear $2 times in the OpenSM log"

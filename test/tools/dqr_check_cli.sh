@@ -6,7 +6,8 @@ set -u
 . "$top_srcdir/test/tools/cli_lib.sh"
 tool="$top_builddir/tools/dqr-check"
 name=dqr-check
-trap 'rm -f "$out" "$out.bad" "$out.plan" "$out.exp" "$out.vl"' EXIT
+trap 'rm -f "$out" "$out.bad" "$out.plan" "$out.exp" "$out.vl" \
+	"$out.start" "$out.vls1" "$out.vls2" "$out.noop"' EXIT
 
 # the real capture from ibsim + OpenSM: everything holds, both formats
 expect 0 "result: OK" -- "$data/tiny.ibnd" "$data/tiny.fts"
@@ -202,5 +203,154 @@ expect 2 "cannot open $out.nodir/vl: " -- --vl-dump="$out.nodir/vl" "$ft" \
 	"$data/ftree2-uturn.fts"
 expect 2 "do not go with --replay" -- --vl-layers \
 	--one-shot-from="$data/tiny.fts" "$data/tiny.ibnd" "$data/tiny.fts"
+
+# bounded input: every malformed kind is status 2 and "file:line: what"
+sed 's/# "Switch1"/# "Switch1-whose-description-runs-past-the-sixty-four-bytes-IB-allows"/' \
+	"$data/tiny.ibnd" > "$out.bad"
+expect 2 "$out.bad:10: node description of 66 bytes, longer than IB's 64" \
+	-- "$out.bad" "$data/tiny.fts"
+sed 's/^switchguid=0x200000(200000)/switchguid=0x00000000000000200000(200000)/' \
+	"$data/tiny.ibnd" > "$out.bad"
+expect 2 "$out.bad:9: bad GUID '0x00000000000000200000'" -- "$out.bad" \
+	"$data/tiny.fts"
+sed '13s/^\[3\]/[9]/' "$data/tiny.ibnd" > "$out.bad"
+expect 2 "$out.bad:13: port 9 out of range 1..8" -- "$out.bad" \
+	"$data/tiny.fts"
+sed 's/lid 1 lmc 0$/lid 49152 lmc 0/' "$data/tiny.ibnd" > "$out.bad"
+expect 2 "$out.bad:10: bad LID '49152'" -- "$out.bad" "$data/tiny.fts"
+sed 's/guid 0x0000000000200001/guid 0x0000000000300001/' "$data/tiny.fts" \
+	> "$out.bad"
+expect 2 "$out.bad:11: switch GUID 0x0000000000300001 is not in the topology" \
+	-- "$data/tiny.ibnd" "$out.bad"
+sed '0,/^0x0006 005/s//0x0006 009/' "$data/tiny.fts" > "$out.bad"
+expect 2 "$out.bad:9: output port 9 is beyond the 8 ports of switch 'Switch1'" \
+	-- "$data/tiny.ibnd" "$out.bad"
+sed '0,/^0x0006 005/s//0x0007 005/' "$data/tiny.fts" > "$out.bad"
+expect 2 "$out.bad:9: LID 0x0007 is above the top 0x0006 of its switch header" \
+	-- "$data/tiny.ibnd" "$out.bad"
+printf '1 1 0x200000 4 3 5\n1 1 0x200001 4\n' > "$out.bad"
+expect 2 "$out.bad:2: too few fields" -- --replay="$out.bad" \
+	"$data/tiny.ibnd" "$data/tiny.fts"
+printf '1 1 0x300000 4 3 5\n' > "$out.bad"
+expect 2 "$out.bad:1: no node with GUID 0x0000000000300000 in the topology" \
+	-- --replay="$out.bad" "$data/tiny.ibnd" "$data/tiny.fts"
+printf '1 1 0x200000 4 3 9\n' > "$out.bad"
+expect 2 "$out.bad:1: new port 9 is beyond the 8 ports of switch" \
+	-- --replay="$out.bad" "$data/tiny.ibnd" "$data/tiny.fts"
+printf '1 1 0x200000 0 3 5\n' > "$out.bad"
+expect 2 "$out.bad:1: bad DLID '0' (1 .. 49151)" -- --replay="$out.bad" \
+	"$data/tiny.ibnd" "$data/tiny.fts"
+{ head -c 300 "$data/tiny.fts"; printf '\0'; } > "$out.bad"
+expect 2 "$out.bad:6: NUL byte in line" -- "$data/tiny.ibnd" "$out.bad"
+printf '1 1 0x200000 4 3 5\n1 1 0x2\0' > "$out.bad"
+expect 2 "$out.bad:2: NUL byte in line" -- --replay="$out.bad" \
+	"$data/tiny.ibnd" "$data/tiny.fts"
+# binary and endless input stops at once (the reader keeps no more
+# than one line of 64 KiB)
+expect 2 "/dev/zero:1: NUL byte in line (binary data?)" -- /dev/zero \
+	"$data/tiny.fts"
+head -c 70000 /dev/zero | tr '\0' x > "$out.bad"
+expect 2 "$out.bad:1: line longer than 65536 bytes" -- "$out.bad" \
+	"$data/tiny.fts"
+
+# --replay --reconf: one reconfiguration out of a record of two.  Start:
+# the ring of tiny-cycle with ring2 sending ring1's LIDs 2 and 5 the
+# short way (acyclic).  Reconfiguration 7 turns them clockwise again,
+# which closes the ring's cycle in its union; 8 turns LID 2 back, which
+# holds port 1 only after 7.
+ring="$data/tiny-cycle.ibnd"
+sed '/guid 0x0000000000000012/,$ {s/^0x0002 001/0x0002 002/; s/^0x0005 001/0x0005 002/}' \
+	"$data/tiny-cycle.fts" > "$out.start"
+printf '%s\n' '7 1 0x0000000000000012 2 2 1' \
+	'7 1 0x0000000000000012 5 2 1' '8 1 0x0000000000000012 2 1 2' \
+	> "$out.plan"
+expect 0 "dependency cycle: no" -- "$ring" "$out.start"
+expect 1 "stages: 2, failing 2; old-port mismatches 0" -- \
+	--replay="$out.plan" "$ring" "$out.start"
+expect 1 "replay of .* (reconfiguration 7): 1 stages, 2 entries" -- \
+	--replay="$out.plan" --reconf=7 "$ring" "$out.start"
+"$tool" --replay="$out.plan" --reconf=7 "$ring" "$out.start" > "$out" 2>&1
+! grep -q "reconfiguration 8" "$out"
+tally $? "--reconf=7 replayed reconfiguration 8 too" "$out"
+# 8 alone starts from the start tables, where LID 2 is not on port 1
+expect 1 "stages: 1, failing 1; old-port mismatches 1" -- \
+	--replay="$out.plan" --reconf=8 "$ring" "$out.start"
+expect 2 "$out.plan: no records of reconfiguration 9 (it has 7, 8)" -- \
+	--replay="$out.plan" --reconf=9 "$ring" "$out.start"
+# --vls: the paths from ring2 and host2 (LIDs 3, 6) to ring1 and host1
+# (2, 5) are the only ones that go ring2 -> ring0 -> ring1; they get SL
+# 1.  With every SL on VL 0 the stage of 7 is cyclic per VL as well;
+# with SL 1 on VL 1 (smpquery sl2vl output of ring2, ring0 and host2)
+# the same stage is clean.
+printf 'path_sl %s\n' '3 2 1' '3 5 1' '6 2 1' '6 5 1' > "$out.vls1"
+sl1=' | 0| 1| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0|'
+{
+	cat "$out.vls1"
+	echo '# SL2VL table: Lid 3'
+	echo '#                 SL: | 0| 1| 2| 3| 4| 5| 6| 7| 8| 9|10|11|12|13|14|15|'
+	echo "ports: in  0, out  1:$sl1"
+	echo "ports: in  3, out  1:$sl1"
+	echo '# SL2VL table: Lid 1'
+	echo "ports: in  2, out  1:$sl1"
+	echo '# SL2VL table: Lid 6'
+	echo "ports: in  0, out  0:$sl1"
+	echo 'sl2vl 0x0000000000000011 2 3 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0'
+} > "$out.vls2"
+expect 1 "stage 1 (reconfiguration 7): 2 entries: FAIL: dependency cycle of 3 (channel, VL) pairs: 0x0000000000000011\[1\] (ring1) VL 0 -> 0x0000000000000012\[1\] (ring2) VL 0 -> 0x0000000000000010\[1\] (ring0) VL 0 -> " \
+	-- --replay="$out.plan" --reconf=7 --vls="$out.vls1" "$ring" \
+	"$out.start"
+expect 0 "stage 1 (reconfiguration 7): 2 entries: OK$" -- \
+	--replay="$out.plan" --reconf=7 --vls="$out.vls2" "$ring" \
+	"$out.start"
+expect 0 "per VL: 13 dependencies on VLs 0 1: acyclic; on one VL: cyclic, not judged" \
+	-- --replay="$out.plan" --reconf=7 --vls="$out.vls2" "$ring" \
+	"$out.start"
+expect 0 "VLs from .*: 5 SL2VL tables, 4 path SLs (SL mask 0x0002)" -- \
+	--replay="$out.plan" --reconf=7 --vls="$out.vls2" "$ring" \
+	"$out.start"
+expect 0 '"vl":{"dependencies":13,"vl_mask":3,"cyclic":false,"cycle":\[\],"ok":true}}\],"failing_stages":0' \
+	-- --json --replay="$out.plan" --reconf=7 --vls="$out.vls2" "$ring" \
+	"$out.start"
+expect 1 '"cycle":\["0x0000000000000011\[1\] (ring1) VL 0",' -- --json \
+	--replay="$out.plan" --reconf=7 --vls="$out.vls1" "$ring" \
+	"$out.start"
+# the judgement --vl-layers makes, from its own dump: replayed as one
+# stage that changes nothing, the VLs of ftree2-uturn are acyclic with
+# its 24 + 6 dependencies, and those of ftree2-vl1-cycle (22 + 6 + 7)
+# have its cycle on VL 1
+printf '1 1 0x0000000000000010 8 2 2\n' > "$out.noop"
+"$tool" --vl-dump="$out.vl" "$ft" "$data/ftree2-uturn.fts" > /dev/null 2>&1
+expect 0 "per VL: 30 dependencies on VLs 0 1: acyclic; on one VL: cyclic, not judged" \
+	-- --replay="$out.noop" --vls="$out.vl" "$ft" "$data/ftree2-uturn.fts"
+"$tool" --vl-dump="$out.vl" "$ft" "$data/ftree2-vl1-cycle.fts" > /dev/null \
+	2>&1
+expect 1 "FAIL: dependency cycle of 4 (channel, VL) pairs: 0x0000000000000019\[2\] (spine2) VL 1 -> 0x0000000000000011\[3\] (leaf2) VL 1 -> " \
+	-- --replay="$out.noop" --vls="$out.vl" "$ft" \
+	"$data/ftree2-vl1-cycle.fts"
+expect 1 "per VL: 35 dependencies on VLs 0 1: cyclic" -- \
+	--replay="$out.noop" --vls="$out.vl" "$ft" \
+	"$data/ftree2-vl1-cycle.fts"
+# without SL2VL tables every dependency is on VL 0: the same count as
+# the one-VL check (16 on the tiny capture)
+printf '1 1 0x200000 4 3 3\n' > "$out.noop"
+printf '# nothing: every path SL 0, every SL VL 0\n' > "$out.vls1"
+expect 0 "per VL: 16 dependencies on VLs 0: acyclic; on one VL: acyclic" \
+	-- --replay="$out.noop" --vls="$out.vls1" "$data/tiny.ibnd" \
+	"$data/tiny.fts"
+expect 0 "^dependencies: 16$" -- "$data/tiny.ibnd" "$data/tiny.fts"
+# malformed VL files: status 2 and file:line
+printf 'path_sl 3 7 1\n' > "$out.bad"
+expect 2 "$out.bad:1: DLID 7 is no port's LID in the topology" -- \
+	--replay="$out.plan" --vls="$out.bad" "$ring" "$out.start"
+printf 'sl2vl 0x12 1 5 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n' > "$out.bad"
+expect 2 "$out.bad:1: bad out port '5' (0 .. 4)" -- \
+	--replay="$out.plan" --vls="$out.bad" "$ring" "$out.start"
+printf 'path_sl 3 2 1\n# x\npath_sl 3 2 0\n' > "$out.bad"
+expect 2 "$out.bad:3: path SL listed twice (first at line 1)" -- \
+	--replay="$out.plan" --vls="$out.bad" "$ring" "$out.start"
+printf 'ports: in  0, out  1: | 0| 1|\n' > "$out.bad"
+expect 2 "$out.bad:1: ports: line before any" -- \
+	--replay="$out.plan" --vls="$out.bad" "$ring" "$out.start"
+expect 2 "go with --replay" -- --vls="$out.vls2" "$ring" "$out.start"
 
 summary

@@ -1,6 +1,7 @@
 #!/bin/sh
-# dqr_sim_cli.sh - dqr-sim runs the fault experiment and the benchmark on
-# small fabrics, verifies every state, and refuses bad input with status 2.
+# dqr_sim_cli.sh - dqr-sim runs the fault experiment, the benchmark and
+# the soak on small fabrics, verifies every state, and refuses bad input
+# with status 2.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$top_srcdir/test/tools/cli_lib.sh"
@@ -65,6 +66,28 @@ expect 0 "verification: [0-9]* states checked, 0 failed" -- \
 awk '!/^#/ && NF != 32 { bad = 1 } END { exit bad }' "$dat" &&
 	awk '!/^#/ && $1 == 4 && $26 > 0 { ok = 1 } END { exit !ok }' "$dat"
 tally $? "--vl-layers --data: not 32 columns, or no two-layer state" "$dat"
+# --soak: random faults and recoveries, every transition planned as the
+# plugin plans it and judged stage by stage; any unsafe state, unreachable
+# connected pair or other failure is exit status 1.  Seed 3 of kary:4,3
+# and seed 1 of mesh:4x4 meet a cable that returns into tables held that
+# are cyclic with it: stage 1 must then only withdraw, before OpenSM
+# activates the port.
+soak="--soak --runs 10"
+expect 0 "^unsafe: 0$" -- $soak --fabric kary:4,3 --seed 1
+expect 0 "^unreachable connected pairs: 0 " -- $soak --fabric kary:4,3 \
+	--seed 1
+expect 0 "^unsafe: 0$" -- $soak --fabric mesh:4x4 --seed 4
+expect 0 '"fallback":[1-9][0-9]*,.*"unsafe":0,.*"unreachable":0,' -- \
+	$soak --fabric mesh:4x4 --seed 4 --json
+expect 0 "withdrew them before the cable came up: [1-9]" -- $soak \
+	--fabric kary:4,3 --seed 3
+expect 0 "withdrew them before the cable came up: [1-9]" -- $soak \
+	--fabric mesh:4x4 --seed 1
+# a flap's return interrupts transitions; proved plans and drains judged
+expect 0 '"cut":[1-9][0-9]*,.*"drain_checks":[1-9]' -- $soak \
+	--fabric kary:4,3 --seed 1 --json
+expect 2 "soak judges one VL" -- --soak --fabric kary:2,3 --vl-layers
+expect 2 "soak excludes --bench" -- --soak --fabric kary:2,3 --bench
 # bad input
 expect 2 "unknown topology kind" -- --fabric nosuch:1
 expect 2 "runs" -- --fabric kary:2,3 --runs x

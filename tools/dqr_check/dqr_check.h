@@ -13,6 +13,7 @@
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
 #include "io/lft_read.h"
+#include "io/vl_read.h"
 #include "repair/vl_layers.h"
 #include "routes/route_load.h"
 #include "transition/record.h"
@@ -25,6 +26,7 @@ struct check_opts {
 	const char *replay, *expect;	/* --replay=PLAN, --expect=LFTS2 */
 	const char *one_shot;		/* --one-shot-from=OLD */
 	const char *vl_dump;		/* --vl-dump=FILE */
+	const char *vls;		/* --vls=FILE, with --replay */
 	uint64_t reconf;		/* --reconf=ID when have_reconf */
 	int have_reconf;
 	unsigned kinds;			/* --pairs: DQR_PAIRS_* */
@@ -81,9 +83,29 @@ int run_report(const struct check_opts *o, const struct check_input *in);
 
 /* replay.c */
 int run_replay(const struct dqr_fabric *f, const struct dqr_lfts *start,
-	       uint32_t start_quirk, const char *plan_path,
-	       const uint64_t *id, const char *expect, int json);
+	       uint32_t start_quirk, const struct check_opts *o);
 int run_one_shot(struct dqr_fabric *f, const struct dqr_lfts *t,
 		 const char *old_path, const char *new_path, int json);
+
+/* vl_replay.c: one stage's union judged per (channel, VL) */
+struct vl_stage {
+	int cyclic;
+	uint32_t len;		/* of cycle */
+	uint32_t *cycle;	/* vertices channel * 16 + VL, in order */
+	uint64_t edges;		/* dependencies of the union */
+	uint32_t vl_mask;	/* bit v: some dependency is on VL v */
+};
+
+/*
+ * Fills out[0 .. p->num_stages) replaying p from start with the SLs and
+ * SL2VL tables of v.  0, or -1 when out of memory (out released).
+ */
+int vl_replay_judge(const struct dqr_fabric *f, const struct dqr_vls *v,
+		    const struct dqr_lfts *start, const struct dqr_plan *p,
+		    struct vl_stage *out);
+void vl_stages_release(struct vl_stage *st, uint32_t n);
+/* "0x<guid>[<port>] (<name>) VL <vl>" of a vertex */
+const char *vl_vertex(const struct dqr_fabric *f, uint32_t x, char *buf,
+		      size_t len);
 
 #endif

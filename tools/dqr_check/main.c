@@ -17,7 +17,8 @@
  * Two more modes judge a transition instead of one state:
  *   --replay=PLAN        replays staged LFT changes (records of
  *                        transition.h) from LFTS and judges the union of
- *                        the states before and after every stage;
+ *                        the states before and after every stage (per
+ *                        VL with --vls: vl_replay.c);
  *   --one-shot-from=OLD  judges an upload of LFTS over OLD all at once.
  *
  * Exit status: 0 when everything holds, 1 when something does not, 2 for
@@ -69,6 +70,11 @@ static void usage(FILE *out)
 		"                  must be loop free and acyclic\n"
 		"  --reconf=ID     replay only reconfiguration ID (default: "
 		"all, in file order)\n"
+		"  --vls=FILE      with --replay: judge every stage per "
+		"(channel, VL) with the\n"
+		"                  path SLs and SL2VL tables in FILE "
+		"(dqr-check --vl-dump's\n"
+		"                  lines or smpquery sl2vl output)\n"
 		"  --expect=LFTS2  after --replay, compare the end state with "
 		"these tables\n"
 		"  --one-shot-from=OLD\n"
@@ -101,6 +107,7 @@ enum {
 	O_BASELINE = 16,
 	O_LOAD = 32,
 	O_VL = 64,
+	O_VLS = 128,
 };
 
 /* Any of given needs one of other (needs), or excludes all of it. */
@@ -109,8 +116,8 @@ static const struct {
 	int needs;
 	const char *msg;
 } option_rules[] = {
-	{ O_RECONF | O_EXPECT, O_REPLAY, 1,
-	  "--reconf and --expect go with --replay" },
+	{ O_RECONF | O_EXPECT | O_VLS, O_REPLAY, 1,
+	  "--reconf, --expect and --vls go with --replay" },
 	{ O_REPLAY | O_ONE_SHOT, O_BASELINE, 0,
 	  "--baseline does not go with --replay or --one-shot-from" },
 	{ O_REPLAY | O_ONE_SHOT, O_LOAD, 0,
@@ -130,7 +137,8 @@ static int check_option_rules(const struct check_opts *o)
 		       (o->have_reconf ? O_RECONF : 0) |
 		       (o->expect ? O_EXPECT : 0) |
 		       (o->baseline ? O_BASELINE : 0) |
-		       (o->load ? O_LOAD : 0) | (o->vl ? O_VL : 0);
+		       (o->load ? O_LOAD : 0) | (o->vl ? O_VL : 0) |
+		       (o->vls ? O_VLS : 0);
 	size_t i;
 
 	for (i = 0; i < sizeof(option_rules) / sizeof(option_rules[0]); i++) {
@@ -178,6 +186,9 @@ static int apply_option(struct check_opts *o, int c, const char *arg)
 	case 'e':
 		o->expect = arg;
 		break;
+	case 's':
+		o->vls = arg;
+		break;
 	case 'o':
 		o->one_shot = arg;
 		break;
@@ -212,6 +223,7 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 		{ "load", no_argument, NULL, 'l' },
 		{ "vl-layers", no_argument, NULL, 'v' },
 		{ "vl-dump", required_argument, NULL, 'd' },
+		{ "vls", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -250,7 +262,14 @@ static int read_input(const struct check_opts *o, struct check_input *in)
 		fprintf(stderr, "dqr-check: %s\n", err);
 		return -1;
 	}
-	in->t = dqr_read_lfts(in->f, o->lfts, &in->info, err, sizeof(err));
+	/*
+	 * A replay starts from tables read before the change: a switch
+	 * that is gone since (a switch fault) is skipped, not an error.
+	 */
+	in->t = o->replay ?
+		dqr_read_lfts_known(in->f, o->lfts, &in->info, err,
+				    sizeof(err)) :
+		dqr_read_lfts(in->f, o->lfts, &in->info, err, sizeof(err));
 	if (!in->t) {
 		fprintf(stderr, "dqr-check: %s\n", err);
 		dqr_fabric_free(in->f);
@@ -296,8 +315,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (o.replay)
 		ret = run_replay(in.f, in.t, in.info.quirk_missing_top_lid,
-				 o.replay, o.have_reconf ? &o.reconf : NULL,
-				 o.expect, o.json);
+				 &o);
 	else if (o.one_shot)
 		ret = run_one_shot(in.f, in.t, o.one_shot, o.lfts, o.json);
 	else

@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dqr_check.h"
@@ -63,15 +64,62 @@ static void expect_compare(const struct dqr_fabric *f,
 	}
 }
 
+/*
+ * Whether a stage holds: no mismatch, no loop, and no cycle, per VL when
+ * vs is given (the one-VL cycle then does not count).
+ */
+static int stage_ok(const struct dqr_stage_result *sr,
+		    const struct vl_stage *vs)
+{
+	if (sr->mismatches || sr->v.loop_dlids)
+		return 0;
+	return vs ? !vs->cyclic : !sr->v.cyclic;
+}
+
+/* "; VL cycle of N (channel, VL) pairs: a VL 0 -> b VL 1 -> ... -> a" */
+static void print_vl_cycle(const struct dqr_fabric *f,
+			   const struct vl_stage *vs)
+{
+	char one[320];
+	uint32_t i;
+
+	printf("dependency cycle of %u (channel, VL) pairs: ", vs->len);
+	for (i = 0; i <= vs->len; i++) {
+		if (i == 8 && vs->len > 8) {
+			printf(" -> ...");
+			break;
+		}
+		printf("%s%s", i ? " -> " : "",
+		       vl_vertex(f, vs->cycle[i % vs->len], one, sizeof(one)));
+	}
+}
+
+/* "  per VL: N dependencies on VLs 0 1: acyclic (on one VL: cyclic)" */
+static void print_vl_stage_text(const struct dqr_stage_result *sr,
+				const struct vl_stage *vs)
+{
+	unsigned l;
+
+	printf("  per VL: %" PRIu64 " dependencies on VLs", vs->edges);
+	for (l = 0; l < DQR_VLS_NUM_SL; l++)
+		if (vs->vl_mask >> l & 1)
+			printf(" %u", l);
+	printf(": %s; on one VL: %s\n", vs->cyclic ? "cyclic" : "acyclic",
+	       sr->v.cyclic ? "cyclic, not judged" : "acyclic");
+}
+
 static void print_stage_text(const struct dqr_fabric *f,
 			     const struct dqr_plan *p,
-			     const struct dqr_stage_result *sr)
+			     const struct dqr_stage_result *sr,
+			     const struct vl_stage *vs)
 {
+	struct dqr_union_verdict v = sr->v;
 	char buf[4096];
+	const char *sep = ":";
 
 	printf("stage %u (reconfiguration %" PRIu64 "): %u entries: %s",
 	       sr->stage, sr->reconf_id, sr->entries,
-	       dqr_union_ok(&sr->v) && !sr->mismatches ? "OK" : "FAIL");
+	       stage_ok(sr, vs) ? "OK" : "FAIL");
 	if (sr->mismatches) {
 		const struct dqr_plan_entry *e;
 
@@ -81,31 +129,60 @@ static void print_stage_text(const struct dqr_fabric *f,
 		       "%u)", sr->mismatches, e->line, switch_guid(f, e->sw),
 		       switch_name(f, e->sw), e->lid, sr->found_port,
 		       e->old_port);
+		sep = ";";
 	}
-	if (!dqr_union_ok(&sr->v)) {
-		dqr_format_verdict(f, &sr->v, buf, sizeof(buf));
-		printf("%s %s", sr->mismatches ? ";" : ":", buf);
+	if (vs)
+		v.cyclic = 0;	/* the VLs decide */
+	if (!dqr_union_ok(&v)) {
+		dqr_format_verdict(f, &v, buf, sizeof(buf));
+		printf("%s %s", sep, buf);
+		sep = ";";
+	}
+	if (vs && vs->cyclic) {
+		printf("%s ", sep);
+		print_vl_cycle(f, vs);
 	}
 	putchar('\n');
+	if (vs)
+		print_vl_stage_text(sr, vs);
 }
 
-static void print_replay_text(const struct dqr_fabric *f, const char *plan,
-			      const uint64_t *id, const struct dqr_plan *p,
-			      const struct dqr_replay_report *rr,
-			      const char *expect,
-			      const struct expect_diff *d)
+/* What the replay judged, as both outputs want it. */
+struct replay_out {
+	const struct check_opts *o;
+	const uint64_t *id;
+	const struct dqr_plan *p;
+	const struct dqr_replay_report *rr;
+	const struct vl_stage *vs;	/* per stage, NULL without --vls */
+	const struct dqr_vls *vls;
+	const struct expect_diff *d;
+	uint32_t bad_stages;
+};
+
+static void print_replay_text(const struct dqr_fabric *f,
+			      const struct replay_out *ro)
 {
+	const struct dqr_replay_report *rr = ro->rr;
+	const struct expect_diff *d = ro->d;
+	const char *expect = ro->o->expect;
 	uint32_t s, i;
 
-	printf("replay of %s", plan);
-	if (id)
-		printf(" (reconfiguration %" PRIu64 ")", *id);
-	printf(": %u stages, %u entries\n", p->num_stages, p->num_entries);
+	printf("replay of %s", ro->o->replay);
+	if (ro->id)
+		printf(" (reconfiguration %" PRIu64 ")", *ro->id);
+	printf(": %u stages, %u entries\n", ro->p->num_stages,
+	       ro->p->num_entries);
+	if (ro->vls)
+		printf("VLs from %s: %u SL2VL tables, %u path SLs (SL mask "
+		       "0x%04x); unlisted: VL 0, SL 0\n", ro->o->vls,
+		       ro->vls->num_tables, ro->vls->num_paths,
+		       ro->vls->sl_mask);
 	for (s = 0; s < rr->num_stages; s++)
-		print_stage_text(f, p, &rr->stages[s]);
+		print_stage_text(f, ro->p, &rr->stages[s],
+				 ro->vs ? &ro->vs[s] : NULL);
 	printf("stages: %u, failing %u; old-port mismatches %" PRIu64
-	       "; %.1f ms\n", rr->num_stages, rr->bad_stages, rr->mismatches,
-	       rr->ms);
+	       "; %.1f ms\n", rr->num_stages, ro->bad_stages,
+	       rr->mismatches, rr->ms);
 	if (expect) {
 		printf("end state against %s: %" PRIu64 " entries differ on "
 		       "%u switches\n", expect, d->entries, d->switches);
@@ -118,20 +195,44 @@ static void print_replay_text(const struct dqr_fabric *f, const char *plan,
 	}
 }
 
-static void print_replay_json(const struct dqr_fabric *f, const char *plan,
-			      const uint64_t *id, const struct dqr_plan *p,
-			      const struct dqr_replay_report *rr,
-			      const char *expect,
-			      const struct expect_diff *d, int ok)
+/* ,"vl":{...}: a stage's judgement per (channel, VL) */
+static void json_vl_stage(const struct dqr_fabric *f,
+			  const struct vl_stage *vs)
 {
+	char one[320];
+	uint32_t i;
+
+	printf(",\"vl\":{\"dependencies\":%" PRIu64 ",\"vl_mask\":%u,"
+	       "\"cyclic\":%s,\"cycle\":[", vs->edges, vs->vl_mask,
+	       vs->cyclic ? "true" : "false");
+	for (i = 0; i < vs->len; i++) {
+		if (i)
+			putchar(',');
+		dqr_json_string(stdout, vl_vertex(f, vs->cycle[i], one,
+						  sizeof(one)));
+	}
+	printf("],\"ok\":%s}", vs->cyclic ? "false" : "true");
+}
+
+static void print_replay_json(const struct dqr_fabric *f,
+			      const struct replay_out *ro, int ok)
+{
+	const struct dqr_replay_report *rr = ro->rr;
+	const struct dqr_plan *p = ro->p;
+	const struct expect_diff *d = ro->d;
+	const char *expect = ro->o->expect;
 	uint32_t s, i;
 
 	printf("{\"replay\":{\"file\":");
-	dqr_json_string(stdout, plan);
-	if (id)
-		printf(",\"reconf\":%" PRIu64, *id);
+	dqr_json_string(stdout, ro->o->replay);
+	if (ro->id)
+		printf(",\"reconf\":%" PRIu64, *ro->id);
 	else
 		printf(",\"reconf\":null");
+	if (ro->vls) {
+		printf(",\"vls\":");
+		dqr_json_string(stdout, ro->o->vls);
+	}
 	printf(",\"entries\":%u,\"stages\":[", p->num_entries);
 	for (s = 0; s < rr->num_stages; s++) {
 		const struct dqr_stage_result *sr = &rr->stages[s];
@@ -150,10 +251,12 @@ static void print_replay_json(const struct dqr_fabric *f, const char *plan,
 			       e->old_port);
 		}
 		json_verdict(stdout, f, &sr->v);
+		if (ro->vs)
+			json_vl_stage(f, &ro->vs[s]);
 		putchar('}');
 	}
 	printf("],\"failing_stages\":%u,\"mismatches\":%" PRIu64
-	       ",\"ms\":%.3f}", rr->bad_stages, rr->mismatches, rr->ms);
+	       ",\"ms\":%.3f}", ro->bad_stages, rr->mismatches, rr->ms);
 	if (expect) {
 		printf(",\"expect\":{\"file\":");
 		dqr_json_string(stdout, expect);
@@ -194,23 +297,51 @@ static struct dqr_lfts *read_tables(const struct dqr_fabric *f,
 	return t;
 }
 
+/* The per-VL judgement of p when --vls is given; 0, or 2 after a message */
+static int judge_vls(const struct dqr_fabric *f, const struct dqr_lfts *start,
+		     const struct check_opts *o, const struct dqr_plan *p,
+		     struct dqr_vls *vls, struct vl_stage **vs)
+{
+	char err[512];
+
+	*vs = NULL;
+	if (!o->vls)
+		return 0;
+	if (dqr_read_vls(f, o->vls, vls, err, sizeof(err))) {
+		fprintf(stderr, "dqr-check: %s\n", err);
+		return 2;
+	}
+	*vs = calloc(p->num_stages ? p->num_stages : 1, sizeof(**vs));
+	if (!*vs || vl_replay_judge(f, vls, start, p, *vs)) {
+		free(*vs);
+		*vs = NULL;
+		fprintf(stderr, "dqr-check: out of memory\n");
+		return 2;
+	}
+	return 0;
+}
+
 /* The --replay mode; returns the exit status. */
 int run_replay(const struct dqr_fabric *f, const struct dqr_lfts *start,
-	       uint32_t start_quirk, const char *plan_path,
-	       const uint64_t *id, const char *expect, int json)
+	       uint32_t start_quirk, const struct check_opts *o)
 {
+	const uint64_t *id = o->have_reconf ? &o->reconf : NULL;
 	struct dqr_replay_report rr;
 	struct dqr_plan_file pf;
 	struct dqr_lfts *end = NULL, *want = NULL;
+	struct vl_stage *vs = NULL;
+	struct dqr_vls vls;
 	struct expect_diff d;
+	struct replay_out ro;
 	struct dqr_plan p;
-	uint32_t quirk = 0;
+	uint32_t quirk = 0, s;
 	char err[512];
 	int ok, ret = 2;
 
 	dqr_plan_init(&p);
 	memset(&d, 0, sizeof(d));
-	if (dqr_plan_read(f, plan_path, &pf, err, sizeof(err))) {
+	memset(&vls, 0, sizeof(vls));
+	if (dqr_plan_read(f, o->replay, &pf, err, sizeof(err))) {
 		fprintf(stderr, "dqr-check: %s\n", err);
 		return 2;
 	}
@@ -218,27 +349,43 @@ int run_replay(const struct dqr_fabric *f, const struct dqr_lfts *start,
 		fprintf(stderr, "dqr-check: %s\n", err);
 		goto out;
 	}
-	if (expect) {
-		want = read_tables(f, expect, &quirk);
+	if (o->expect) {
+		want = read_tables(f, o->expect, &quirk);
 		if (!want)
 			goto out;
 	}
+	if (judge_vls(f, start, o, &p, &vls, &vs))
+		goto out;
 	if (dqr_plan_replay(f, start, &p, &end, &rr)) {
 		fprintf(stderr, "dqr-check: out of memory\n");
 		goto out;
 	}
 	if (want)
 		expect_compare(f, end, want, start_quirk, quirk, &d);
-	ok = dqr_replay_ok(&rr) && !d.entries;
-	if (json)
-		print_replay_json(f, plan_path, id, &p, &rr, expect, &d, ok);
+	memset(&ro, 0, sizeof(ro));
+	ro.o = o;
+	ro.id = id;
+	ro.p = &p;
+	ro.rr = &rr;
+	ro.vs = vs;
+	ro.vls = o->vls ? &vls : NULL;
+	ro.d = &d;
+	for (s = 0; s < rr.num_stages; s++)
+		ro.bad_stages += !stage_ok(&rr.stages[s], vs ? &vs[s] : NULL);
+	ok = !ro.bad_stages && !rr.mismatches && !d.entries;
+	if (o->json)
+		print_replay_json(f, &ro, ok);
 	else
-		print_replay_text(f, plan_path, id, &p, &rr, expect, &d);
-	if (!json)
+		print_replay_text(f, &ro);
+	if (!o->json)
 		printf("result: %s\n", ok ? "OK" : "FAIL");
 	dqr_replay_report_release(&rr);
 	ret = ok ? 0 : 1;
 out:
+	if (vs)
+		vl_stages_release(vs, p.num_stages);
+	free(vs);
+	dqr_vls_release(&vls);
 	dqr_plan_release(&p);
 	dqr_plan_file_release(&pf);
 	dqr_lfts_free(end);

@@ -35,8 +35,10 @@ struct sim_opts {
 	enum dqr_ref_kind routing;
 	int routing_set;
 	unsigned runs, faults, trials;
+	int runs_set, faults_set;	/* given: --soak keeps them */
 	uint64_t seed;
 	int ca_links, json, bench;
+	int soak;			/* --soak: faults and recoveries */
 	int unroute_sw;			/* DQR routes the switch LIDs */
 	int no_uturn_bias;		/* uturn without FT's choice */
 	int vl_layers;			/* re-routing layer on a second VL */
@@ -249,5 +251,8 @@ int write_data(const struct sim *s, FILE *fp, const char *path);
 
 /* bench.c */
 int bench(struct sim *s);
+
+/* soak.c: the exit status (0, 1 after a failure, 2 out of memory) */
+int soak(struct sim *s);
 
 #endif

@@ -28,6 +28,11 @@
  * separates are reported apart, and the run succeeds when every pair that
  * a cable path still joins is routed.
  *
+ * --soak (soak.c) draws random faults and recoveries instead (links,
+ * whole switches, flaps), answers each as the plugin does (update,
+ * fallback, full routing) and judges every transition between the
+ * table states stage by stage, as the plugin would upload it.
+ *
  * Exit status: 0; 1 when a verification failed (a bug: DQR claims deadlock
  * freedom and connectivity by construction) or when DQR could not
  * complete the start tables; 2 for bad usage or input.
@@ -45,6 +50,8 @@
 #define DEFAULT_RUNS 500
 #define DEFAULT_FAULTS 10
 #define DEFAULT_TRIALS 200
+#define SOAK_RUNS 200
+#define SOAK_EVENTS 8
 
 static void usage(FILE *out)
 {
@@ -87,9 +94,15 @@ static void usage(FILE *out)
 "benchmark:\n"
 "  --bench              time single faults from the start state instead\n"
 "  --trials N           faults the benchmark times (default 200)\n"
+"soak:\n"
+"  --soak               random faults and recoveries (links, switches,\n"
+"                       flaps) answered as the plugin answers them, every\n"
+"                       transition planned as it plans and judged stage by\n"
+"                       stage; --runs (default 200) of --faults events\n"
+"                       (default 8); exit 1 on any unsafe state\n"
 "  -h, --help           this text\n"
-"exit status: 0 done, 1 a verification failed or DQR could not complete\n"
-"the start tables, 2 bad usage or input\n",
+"exit status: 0 done, 1 a verification failed (or a soak failure) or DQR\n"
+"could not complete the start tables, 2 bad usage or input\n",
 		dqr_mode_names[d.mode], dqr_turns_names[d.turns]);
 }
 
@@ -175,12 +188,14 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 		if (parse_uint(arg, 1, 100000000, &n))
 			return bad_value(name, arg, "a number of runs >= 1");
 		o->runs = (unsigned)n;
+		o->runs_set = 1;
 		break;
 	case 'k':
 		if (parse_uint(arg, 1, MAX_FAULTS, &n))
 			return bad_value(name, arg, "a number of faults, 1 to "
 					 "1000");
 		o->faults = (unsigned)n;
+		o->faults_set = 1;
 		break;
 	case 's':
 		if (parse_uint(arg, 0, UINT64_MAX, &n))
@@ -228,6 +243,9 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 	case 'b':
 		o->bench = 1;
 		break;
+	case 'K':
+		o->soak = 1;
+		break;
 	case 'N':
 		if (parse_uint(arg, 1, 10000000, &n))
 			return bad_value(name, arg, "a number of trials >= 1");
@@ -264,6 +282,11 @@ static int check_input_options(const struct sim_opts *o)
 		  "layer can route)" },
 		{ o->vl_layers && o->bench,
 		  "--vl-layers applies to the fault runs, not to --bench" },
+		{ o->soak && o->bench, "--soak excludes --bench" },
+		{ o->soak && o->vl_layers,
+		  "--soak judges one VL: not with --vl-layers" },
+		{ o->soak && (o->data_path || o->verify != VERIFY_DEFAULT),
+		  "--soak judges every state: no --data, no --verify" },
 	};
 	size_t i;
 
@@ -298,6 +321,7 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		{ "data", required_argument, NULL, 'd' },
 		{ "bench", no_argument, NULL, 'b' },
 		{ "trials", required_argument, NULL, 'N' },
+		{ "soak", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -340,7 +364,16 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		usage(stderr);
 		return -1;
 	}
-	return check_input_options(o);
+	if (o->soak && !o->runs_set)
+		o->runs = SOAK_RUNS;
+	if (o->soak && !o->faults_set)
+		o->faults = SOAK_EVENTS;
+	if (check_input_options(o))
+		return -1;
+	/* the soak judges every state: so says the header */
+	if (o->soak)
+		o->verify = VERIFY_ALL;
+	return 0;
 }
 
 /* Runs what the options ask for; the exit status. */
@@ -358,6 +391,8 @@ static int execute(struct sim *s)
 		return ret;
 	if (ret < 0)
 		goto nomem;
+	if (s->o->soak && s->sc.num_cand)
+		return soak(s);
 	if (!s->sc.num_cand || (!s->o->bench &&
 				s->o->faults > s->sc.num_cand)) {
 		fprintf(stderr, PROG ": %s has %u %s, fewer than the %u "

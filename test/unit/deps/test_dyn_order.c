@@ -726,6 +726,129 @@ static void test_refusals_forgotten(void)
 	dqr_cdg_free(g);
 }
 
+/*
+ * Turns from one source into many channels, as DQR tries a switch's
+ * channel for every DLID behind a dead link: each refused exactly when
+ * its target reaches the source, whatever was refused before, and
+ * every legal one reordered as Pearce and Kelly prescribe.
+ */
+static void test_refusals_one_source(void)
+{
+	/*
+	 * 0 -> 1 -> 5 -> 9, 2 -> 4 -> 9, 3 -> 5, 6 -> 7 (6, 7 and 8 do
+	 * not reach 9); the list 0 .. 9 in order, 9 on top.
+	 */
+	static const uint32_t e[] = { 0, 1,  1, 5,  5, 9,  2, 4,  4, 9,
+				      3, 5,  6, 7 };
+	struct dqr_cdg *g = dqr_cdg_of_edges(10, e, 7);
+	struct dqr_channel_list cl;
+	struct dqr_dyn_order *d = identity_order(g, &cl);
+	size_t m;
+
+	CHECK_EQ(dqr_dyn_add(d, 9, 0), DQR_DYN_CYCLE);
+	CHECK_EQ(dqr_dyn_add(d, 9, 2), DQR_DYN_CYCLE);
+	CHECK_EQ(dqr_dyn_add(d, 9, 3), DQR_DYN_CYCLE);
+	CHECK_EQ(dqr_dyn_add(d, 9, 1), DQR_DYN_CYCLE);
+	CHECK_EQ(d->num_reorders, 0);
+	/* 8 reaches nothing: 9 goes below it */
+	m = dqr_dyn_mark(d);
+	CHECK_EQ(dqr_dyn_add(d, 9, 8), DQR_DYN_REORDERED);
+	CHECK(d->pos[9] < d->pos[8]);
+	CHECK(dqr_dyn_valid(d));
+	dqr_dyn_rollback(d, m);
+	CHECK_EQ(dqr_dyn_add(d, 9, 6), DQR_DYN_REORDERED);
+	dqr_dyn_rollback(d, m);
+	/* a new edge 7 -> 4 makes 6 reach 9 */
+	CHECK_EQ(dqr_dyn_add(d, 9, 2), DQR_DYN_CYCLE);
+	CHECK_EQ(dqr_dyn_add(d, 7, 4), DQR_DYN_REORDERED);
+	CHECK_EQ(dqr_dyn_add(d, 9, 6), DQR_DYN_CYCLE);
+	CHECK_EQ(dqr_dyn_add(d, 9, 2), DQR_DYN_CYCLE);
+	/* with 4 dead, 2 and 6 no longer reach 9; 0 still does */
+	CHECK_EQ(dqr_dyn_retire_channel(d, 4), 0);
+	CHECK_EQ(dqr_dyn_add(d, 9, 0), DQR_DYN_CYCLE);
+	CHECK_EQ(dqr_dyn_add(d, 9, 2), DQR_DYN_REORDERED);
+	CHECK(dqr_dyn_add(d, 9, 6) >= 0);
+	CHECK(dqr_dyn_add(d, 9, 7) >= 0);
+	CHECK_EQ(dqr_dyn_add(d, 9, 3), DQR_DYN_CYCLE);
+	CHECK(dqr_dyn_valid(d));
+	dqr_dyn_free(d);
+	dqr_channel_list_free(&cl);
+	dqr_cdg_free(g);
+
+	/*
+	 * 0 -> 5 -> 6 -> 8 -> 9, 0 -> 2, 0 -> 3, 1 -> 6: refusing 9 -> 0
+	 * searches back from 9 through 8 and 6; once 8 is dead, 6 no
+	 * longer reaches 9, and 9 -> 1 is legal.
+	 */
+	{
+		static const uint32_t e2[] = { 0, 5,  5, 6,  6, 8,  8, 9,
+					       0, 2,  0, 3,  1, 6 };
+
+		g = dqr_cdg_of_edges(10, e2, 7);
+		d = identity_order(g, &cl);
+	}
+	CHECK_EQ(dqr_dyn_add(d, 9, 0), DQR_DYN_CYCLE);
+	CHECK_EQ(dqr_dyn_retire_channel(d, 8), 0);
+	CHECK_EQ(dqr_dyn_add(d, 9, 1), DQR_DYN_REORDERED);
+	CHECK(dqr_dyn_valid(d));
+	dqr_dyn_free(d);
+	dqr_channel_list_free(&cl);
+	dqr_cdg_free(g);
+}
+
+/*
+ * Hundreds of refused turns from as many sources, all through one
+ * channel (a switch LID that lost the link into its switch): each
+ * refused, and the turns that close no cycle still go in, before and
+ * after a rollback, and once the channel is dead.
+ */
+static void test_refusals_one_channel(void)
+{
+	/*
+	 * y0..y9 (0..9) alone, b0..b99 (10..109) -> h (111) -> a0..a99
+	 * (112..211), every b also -> w (110), z (212) alone on top; the
+	 * searches meet at h
+	 */
+	enum { Y = 0, B = 10, W = 110, H = 111, A = 112, Z = 212, N = 213 };
+	uint32_t e[600], i;
+	struct dqr_cdg *g;
+	struct dqr_channel_list cl;
+	struct dqr_dyn_order *d;
+	size_t m;
+
+	for (i = 0; i < 100; i++) {
+		e[6 * i] = B + i;
+		e[6 * i + 1] = H;
+		e[6 * i + 2] = H;
+		e[6 * i + 3] = A + i;
+		e[6 * i + 4] = B + i;
+		e[6 * i + 5] = W;
+	}
+	g = dqr_cdg_of_edges(N, e, 300);
+	REQUIRE(g);
+	d = identity_order(g, &cl);
+	for (i = 0; i < 100; i++)
+		CHECK_EQ(dqr_dyn_add(d, A + i, B + (i * 7) % 100),
+			 DQR_DYN_CYCLE);
+	CHECK_EQ(d->num_reorders, 0);
+	m = dqr_dyn_mark(d);
+	/* y reaches nothing, z is reached from nothing */
+	CHECK_EQ(dqr_dyn_add(d, A + 3, Y + 1), DQR_DYN_REORDERED);
+	CHECK(dqr_dyn_valid(d));
+	dqr_dyn_rollback(d, m);
+	CHECK_EQ(dqr_dyn_add(d, Z, B + 5), DQR_DYN_REORDERED);
+	CHECK(dqr_dyn_valid(d));
+	dqr_dyn_rollback(d, m);
+	CHECK_EQ(dqr_dyn_add(d, A + 99, B), DQR_DYN_CYCLE);
+	/* without h nothing reaches an a */
+	CHECK_EQ(dqr_dyn_retire_channel(d, H), 0);
+	CHECK_EQ(dqr_dyn_add(d, A + 7, B + 7), DQR_DYN_REORDERED);
+	CHECK(dqr_dyn_valid(d));
+	dqr_dyn_free(d);
+	dqr_channel_list_free(&cl);
+	dqr_cdg_free(g);
+}
+
 static void test_rollback(void)
 {
 	uint32_t n = 400, *rank, i, a, b, reorders = 0, r, bad = 0;
@@ -884,11 +1007,15 @@ static unsigned stress_one(uint32_t n, uint32_t m, uint32_t window,
 			have_mark = 0;
 		}
 
-		/* a turn refused lately, as DQR tries one for many DLIDs */
+		/*
+		 * a turn refused lately, as DQR tries one for many DLIDs,
+		 * or one from the same source into another channel (the
+		 * next DLID's), which the search may keep what it found for
+		 */
 		if (num_recent && rnd(3) == 0) {
 			v = rnd(num_recent < 8 ? num_recent : 8);
 			a = recent[v][0];
-			b = recent[v][1];
+			b = rnd(2) ? recent[v][1] : rnd(n);
 		}
 		if (a == b)
 			continue;
@@ -973,6 +1100,8 @@ int main(void)
 	test_invalid();
 	test_retire_revive();
 	test_refusals_forgotten();
+	test_refusals_one_source();
+	test_refusals_one_channel();
 	test_rollback();
 	test_stress();
 	return unit_finish();

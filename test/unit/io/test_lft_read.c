@@ -268,6 +268,13 @@ static const struct bad_case bad_dumps[] = {
 	{ LID1("0x0-0x6", "guid 0x0000000000200000\n"), 1, "(name):" },
 	{ LID1("0x0-0x6", "guid 200000 (Switch1):\n"), 1, "bad switch GUID" },
 	{ "Unicast lids [0x0-0x6] of Lid 1 (Switch1):\n", 1, "of switch" },
+	/* counts checked against the header and the fabric */
+	{ HDR1 "0x0001 000\n0x0007 001\n", 3,
+	  "LID 0x0007 is above the top 0x0006 of its switch header" },
+	{ HDR1 "0x0002 009\n", 2,
+	  "output port 9 is beyond the 8 ports of switch 'Switch1'" },
+	{ LID1("0x0-0x6", "guid 0x00000000000200000 (Switch1):\n"), 1,
+	  "bad switch GUID" },
 	{ "Multicast mlids [0xc000-0xc001] of switch Lid 1 guid "
 	  "0x0000000000200000 (Switch1):\n", 1, "multicast" },
 	{ "", 1, "no unicast switch table" },

@@ -301,6 +301,9 @@ struct bad_case {
 
 /* the usual first line of a broken file */
 #define SW_A "Switch 8 \"a\"\n"
+/* one byte more than a description or a node id may have */
+#define X16 "xxxxxxxxxxxxxxxx"
+#define X65 X16 X16 X16 X16 "y"
 
 static const struct bad_case bad_topologies[] = {
 	{ "Switch x \"a\"\n", 1, "port count" },
@@ -359,6 +362,17 @@ static const struct bad_case bad_topologies[] = {
 	{ "Hca 1 \"\"\n", 1, "empty node id" },
 	{ SW_A "[1] b[1]\n", 2, "quoted" },
 	{ "Switch 8 \"S-0000000000000001\" # \"x\n", 1, "unterminated" },
+	/* the limits of topo_read.h */
+	{ "Switch 8 \"a\" # \"" X65 "\" base port 0 lid 1\n", 1,
+	  "node description of 65 bytes, longer than IB's 64" },
+	{ "Switch 8 \"" X65 "\"\n", 1, "node id of 65 bytes" },
+	{ SW_A "[1] \"" X65 "\"[1]\n", 2, "remote node id of 65 bytes" },
+	{ "switchguid=0x00000000000000010\nSwitch 8 \"a\"\n", 1,
+	  "bad GUID" },
+	{ SW_A "[1](00000000000000001) \"b\"[1]\n", 2, "bad port GUID" },
+	{ SW_A "[1] \"b\"[255]\n", 2, "remote port 255 out of range" },
+	{ SW_A "[1] \"b\"[9]\n\nHca 2 \"b\"\n", 2,
+	  "remote port 9 out of range: \"b\" has 2 ports" },
 };
 
 static void test_malformed(void)
@@ -376,6 +390,39 @@ static void test_malformed(void)
 		dqr_fabric_free(f);
 		unit_check_error(err, "inline", c->line, c->what, (int)i);
 	}
+}
+
+/*
+ * count headers "<kw> <ports> \"nN\"": the fabric refuses the first
+ * that passes a limit, at its line.
+ */
+static void check_limit(const char *kw, unsigned ports, unsigned count,
+			unsigned bad_line, const char *what)
+{
+	size_t cap = (size_t)count * 32, len = 0;
+	char *text = malloc(cap), err[256];
+	struct dqr_fabric *f;
+	unsigned i;
+
+	REQUIRE(text);
+	for (i = 1; i <= count; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"%s %u \"n%u\"\n", kw, ports, i);
+	f = parse_len(text, len, err, sizeof(err));
+	CHECK(f == NULL);
+	dqr_fabric_free(f);
+	unit_check_error(err, "inline", bad_line, what, -1);
+	free(text);
+}
+
+/* Memory bounded by the input: nodes and ports, whatever headers say. */
+static void test_limits(void)
+{
+	/* 4112 switches of 255 ports (port 0 too) fit in 2^20, not 4113 */
+	check_limit("Switch", 254, 4113, 4113, "more than 1048576 ports");
+	/* one LID each: 49151 nodes at most */
+	check_limit("Ca", 1, DQR_TOPO_NODES_MAX + 1, DQR_TOPO_NODES_MAX + 1,
+		    "more than 49151 nodes");
 }
 
 static void test_nul_and_missing_file(void)
@@ -545,6 +592,7 @@ int main(void)
 	test_net_lids_lmc();
 	test_ibnd_variants();
 	test_malformed();
+	test_limits();
 	test_nul_and_missing_file();
 	test_fuzz();
 	test_node_index();

@@ -1,0 +1,578 @@
+/*
+ * plan_proved.c - a plan made and proved in time proportional to the
+ * change (transition.h: dqr_plan_proved).
+ *
+ * The old tables are loop free and their dependencies respect DQR's
+ * channel list (the caller's promise).  The change is cut per
+ * destination by its order: a switch changes one stage after the last
+ * changed switch downstream on its new route (level 1 when there is
+ * none), so each switch's new route already forwards when it takes it.
+ * Stage k is every entry of level k.
+ *
+ * Each stage's union with the state before is judged where it can
+ * differ from the old tables: a loop passes a changed entry, so a
+ * depth-first search from the stage's switches over both entries finds
+ * it; a new dependency has a changed entry at one of its hops, and when
+ * every such dependency fits the channel list (below), the union's
+ * dependencies have a topological order and are acyclic.  A stage needs
+ * no drain when the same holds for the dependencies of packets routed
+ * by every state since the last drain, in time order (doc/
+ * transitions.md); one that cannot be proved so waits.
+ *
+ * A dependency is judged by putting it into the list itself, which
+ * reorders where that closes no cycle (dyn_order.h): the list must hold
+ * whatever may be in use until packets drain anyway, and the next
+ * reroute must not close a cycle with it.  One that closes a cycle with
+ * what the list holds fails the proof (the list holds more than the
+ * tables use, so that proves nothing about the change): the additions
+ * are rolled back and the full planner decides.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "transition/transition-internal.h"
+#include "util/timing.h"
+
+struct proof {
+	const struct dqr_fabric *f;
+	const struct dqr_lfts *from, *to;
+	struct dqr_dyn_order *cl;
+	int nomem;			/* an addition ran out of memory */
+	/* the states judged: entries of level <= lo are new, > hi old,
+	 * between them either; timed: in time order (drains) */
+	uint32_t lo, hi;
+	int timed;
+	uint32_t *level;		/* per switch, this DLID; NONE: same */
+	uint32_t *seen, *done, epoch;	/* loop search, per switch */
+	uint32_t *stack;
+	uint8_t *next;
+};
+
+static uint8_t old_port(const struct proof *o, uint32_t sw, uint32_t lid)
+{
+	return dqr_lft_get(o->from, sw, lid);
+}
+
+static uint8_t new_port(const struct proof *o, uint32_t sw, uint32_t lid)
+{
+	return dqr_lft_get(o->to, sw, lid);
+}
+
+/*
+ * The ports sw may forward lid by in the states judged, into q (old
+ * first, new[k] set for the new one); how many.
+ */
+static unsigned ports(const struct proof *o, uint32_t sw, uint32_t lid,
+		      uint8_t q[2], int is_new[2])
+{
+	uint32_t l = o->level[sw];
+
+	if (l == DQR_NONE || l > o->hi) {
+		q[0] = old_port(o, sw, lid);
+		is_new[0] = 0;
+		return 1;
+	}
+	if (l <= o->lo) {
+		q[0] = new_port(o, sw, lid);
+		is_new[0] = 1;
+		return 1;
+	}
+	q[0] = old_port(o, sw, lid);
+	q[1] = new_port(o, sw, lid);
+	is_new[0] = 0;
+	is_new[1] = 1;
+	return 2;
+}
+
+/*
+ * 1 when the union towards lid loops through sw: a depth-first search
+ * over every entry a switch may use.  Switches finished in this epoch
+ * lead nowhere back.
+ */
+static int loops_from(struct proof *o, uint32_t sw, uint32_t lid)
+{
+	uint32_t top = 0, v, w, c;
+	uint8_t q[2];
+	int nw[2];
+	unsigned n;
+
+	if (o->done[sw] == o->epoch)
+		return 0;
+	o->seen[sw] = o->epoch;
+	o->next[sw] = 0;
+	o->stack[top++] = sw;
+	while (top) {
+		v = o->stack[top - 1];
+		n = ports(o, v, lid, q, nw);
+		if (o->next[v] >= n) {
+			o->done[v] = o->epoch;
+			top--;
+			continue;
+		}
+		c = out_ch(o->f, v, q[o->next[v]++]);
+		w = c == DQR_NONE ? DQR_NONE : dqr_peer_switch(o->f, c);
+		if (w == DQR_NONE || o->done[w] == o->epoch)
+			continue;
+		if (o->seen[w] == o->epoch)
+			return 1;	/* on the stack: a loop */
+		o->seen[w] = o->epoch;
+		o->next[w] = 0;
+		o->stack[top++] = w;
+	}
+	return 0;
+}
+
+/*
+ * Puts a -> b into the list, reordering it where needed: 1 when the
+ * list stays acyclic with it, 0 when it would close a cycle (or no
+ * memory: nomem says which).
+ */
+static int into_list(struct proof *o, uint32_t a, uint32_t b)
+{
+	int r = dqr_dyn_add(o->cl, a, b);
+
+	if (r == DQR_DYN_ENOMEM)
+		o->nomem = 1;
+	return r >= 0;
+}
+
+/* 1 when an end port's LIDs hold lid: it does not send there. */
+static int own_lid(const struct dqr_port *p, uint32_t lid)
+{
+	return p->base_lid && lid >= p->base_lid &&
+	       lid < p->base_lid + (1u << p->lmc);
+}
+
+/*
+ * 1 when time forbids the turn from sw's new entry into nx's old one:
+ * nx changed in an earlier stage, so a packet sw's new entry sends
+ * reaches nx after nx changed.
+ */
+static int too_late(const struct proof *o, uint32_t sw, uint32_t nx)
+{
+	uint32_t a = o->level[sw], b = o->level[nx];
+
+	return o->timed && a != DQR_NONE && b != DQR_NONE && b < a;
+}
+
+/*
+ * The dependencies with e's new channel at one hop, in the states
+ * judged, into the list: every channel that may bring a packet for
+ * e->lid into e's switch followed by the new channel, and the new
+ * channel followed by every entry of the next switch.  0 when one of
+ * them closes a cycle with what the list holds.
+ */
+static int deps_fit(struct proof *o, const struct dqr_plan_entry *e)
+{
+	const struct dqr_fabric *f = o->f;
+	uint32_t node = f->switches[e->sw], c_new, in, peer, t, c;
+	unsigned pn, k, n;
+	uint8_t q[2];
+	int nw[2];
+
+	c_new = dqr_next_channel(f, o->to, e->sw, e->lid);
+	if (c_new == DQR_NONE)
+		return 1;	/* delivered here, or a hole: no dependency */
+	dqr_for_each_linked_port(f, node, pn) {
+		in = dqr_peer_port(f, dqr_port_index(f, node, pn));
+		peer = f->ports[in].node;
+		if (!dqr_is_switch(f, peer)) {
+			if (!own_lid(&f->ports[in], e->lid) &&
+			    !into_list(o, in, c_new))
+				return 0;
+			continue;
+		}
+		t = f->nodes[peer].sw_index;
+		n = ports(o, t, e->lid, q, nw);
+		for (k = 0; k < n; k++)
+			if (q[k] == f->ports[in].num &&
+			    !into_list(o, in, c_new))
+				return 0;
+	}
+	t = dqr_peer_switch(f, c_new);
+	if (t == DQR_NONE)
+		return 1;
+	n = ports(o, t, e->lid, q, nw);
+	for (k = 0; k < n; k++) {
+		c = out_ch(f, t, q[k]);
+		if (c == DQR_NONE ||
+		    (!nw[k] && n == 2 && too_late(o, e->sw, t)))
+			continue;
+		if (!into_list(o, c_new, c))
+			return 0;
+	}
+	return 1;
+}
+
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const struct dqr_plan_entry *a = pa, *b = pb;
+
+	if (a->lid != b->lid)
+		return a->lid < b->lid ? -1 : 1;
+	return a->sw < b->sw ? -1 : a->sw > b->sw;
+}
+
+/*
+ * The caller's list sorted LID-major, each entry once, with the ports
+ * the tables hold (an entry that does not differ is dropped).
+ */
+static uint32_t tidy_changes(const struct proof *o, struct dqr_plan_entry *e,
+			     uint32_t n)
+{
+	uint32_t i, m = 0;
+
+	qsort(e, n, sizeof(*e), entry_cmp);
+	for (i = 0; i < n; i++) {
+		if (m && e[i].sw == e[m - 1].sw && e[i].lid == e[m - 1].lid)
+			continue;
+		e[m] = e[i];
+		e[m].old_port = old_port(o, e[i].sw, e[i].lid);
+		e[m].new_port = new_port(o, e[i].sw, e[i].lid);
+		m += e[m].old_port != e[m].new_port;
+	}
+	return m;
+}
+
+/* Every entry where from and to differ, LID-major; -1 when no memory. */
+static int64_t list_changes(const struct dqr_fabric *f,
+			    const struct dqr_lfts *from,
+			    const struct dqr_lfts *to,
+			    struct dqr_plan_entry **out)
+{
+	struct dqr_plan_entry *e = NULL;
+	uint32_t lc, sw, lid, cap = 0;
+	size_t n = 0;
+	uint8_t a, b;
+
+	lc = from->lid_count > to->lid_count ? from->lid_count : to->lid_count;
+	for (sw = 0; sw < f->num_switches; sw++) {
+		if (from->lid_count == to->lid_count &&
+		    !memcmp(dqr_lft_row(from, sw), dqr_lft_row(to, sw), lc))
+			continue;
+		for (lid = 0; lid < lc; lid++) {
+			a = dqr_lft_get(from, sw, lid);
+			b = dqr_lft_get(to, sw, lid);
+			if (a == b)
+				continue;
+			if (dqr_grow((void **)&e, &cap, n + 1, sizeof(*e),
+				     256)) {
+				free(e);
+				return -1;
+			}
+			e[n++] = (struct dqr_plan_entry){ .sw = sw, .lid = lid,
+				.old_port = a, .new_port = b };
+		}
+	}
+	*out = e;
+	return (int64_t)n;
+}
+
+/* o->level of the DLID's switches, e[lo .. hi) (levels in lv), or out. */
+static void levels_set(struct proof *o, const struct dqr_plan_entry *e,
+		       const uint32_t *lv, uint32_t lo, uint32_t hi, int set)
+{
+	uint32_t i;
+
+	for (i = lo; i < hi; i++)
+		o->level[e[i].sw] = set ? lv[i] : DQR_NONE;
+}
+
+/*
+ * The levels of one DLID's entries e[lo .. hi) into lv: one more than
+ * the next changed switch on the new route.  -1 when the new route
+ * loops (the planner will say so).
+ */
+static int levels_of(struct proof *o, const struct dqr_plan_entry *e,
+		     uint32_t *lv, uint32_t lo, uint32_t hi)
+{
+	uint32_t i, top, s, t, steps, lid = e[lo].lid;
+
+	for (i = lo; i < hi; i++)
+		o->level[e[i].sw] = 0;	/* changed, not yet known */
+	for (i = lo; i < hi; i++) {
+		top = 0;
+		s = e[i].sw;
+		while (o->level[s] == 0) {
+			o->stack[top++] = s;
+			t = dqr_next_switch(o->f, o->to, s, lid);
+			for (steps = 0; t != DQR_NONE &&
+			     o->level[t] == DQR_NONE; steps++) {
+				if (steps > o->f->num_switches)
+					return -1;
+				t = dqr_next_switch(o->f, o->to, t, lid);
+			}
+			if (t == DQR_NONE) {
+				o->level[s] = 1;
+				break;
+			}
+			if (top > o->f->num_switches)
+				return -1;
+			s = t;
+		}
+		/* unwind: each stacked switch one above the next */
+		while (top) {
+			s = o->stack[--top];
+			if (o->level[s])
+				continue;
+			t = dqr_next_switch(o->f, o->to, s, lid);
+			while (o->level[t] == DQR_NONE)
+				t = dqr_next_switch(o->f, o->to, t, lid);
+			o->level[s] = o->level[t] + 1;
+		}
+	}
+	for (i = lo; i < hi; i++)
+		lv[i] = o->level[e[i].sw];
+	levels_set(o, e, lv, lo, hi, 0);
+	return 0;
+}
+
+/* The end of the DLID whose entries start at e[i]. */
+static uint32_t dlid_end(const struct dqr_plan_entry *e, uint32_t n,
+			 uint32_t i)
+{
+	uint32_t j = i + 1;
+
+	while (j < n && e[j].lid == e[i].lid)
+		j++;
+	return j;
+}
+
+/*
+ * Every stage's union with the state before: loop free, and its new
+ * dependencies into the list without a cycle.  1 when all hold.
+ */
+static int stages_hold(struct proof *o, const struct dqr_plan_entry *e,
+		       const uint32_t *lv, uint32_t n)
+{
+	uint32_t a, b, i, k, top;
+
+	o->timed = 0;
+	for (a = 0; a < n; a = b) {
+		b = dlid_end(e, n, a);
+		top = 0;
+		for (i = a; i < b; i++)
+			top = lv[i] > top ? lv[i] : top;
+		levels_set(o, e, lv, a, b, 1);
+		for (k = 1; k <= top; k++) {
+			o->lo = k - 1;
+			o->hi = k;
+			o->epoch++;
+			for (i = a; i < b; i++) {
+				if (lv[i] != k)
+					continue;
+				if (loops_from(o, e[i].sw, e[i].lid) ||
+				    !deps_fit(o, &e[i])) {
+					levels_set(o, e, lv, a, b, 0);
+					return 0;
+				}
+			}
+		}
+		levels_set(o, e, lv, a, b, 0);
+	}
+	return 1;
+}
+
+/*
+ * 1 when the dependencies of packets routed by states w .. k, in time
+ * order, with a changed entry at one hop, go into the list without a
+ * cycle (they are then in it).
+ */
+static int window_holds(struct proof *o, const struct dqr_plan_entry *e,
+			const uint32_t *lv, uint32_t n, uint32_t w, uint32_t k)
+{
+	uint32_t a, b, i;
+	int ok = 1;
+
+	o->timed = 1;
+	o->lo = w;
+	o->hi = k;
+	for (a = 0; a < n && ok; a = b) {
+		b = dlid_end(e, n, a);
+		levels_set(o, e, lv, a, b, 1);
+		for (i = a; i < b && ok; i++)
+			if (lv[i] > w && lv[i] <= k && !deps_fit(o, &e[i]))
+				ok = 0;
+		levels_set(o, e, lv, a, b, 0);
+	}
+	o->timed = 0;
+	return ok;
+}
+
+/*
+ * The drains, stage by stage: where the window's dependencies close a
+ * cycle, they are taken back out, the stage waits and w moves to k - 1.
+ */
+static void mark_windows(struct proof *o, const struct dqr_plan_entry *e,
+			 const uint32_t *lv, uint32_t n, uint8_t *drain,
+			 uint32_t stages)
+{
+	uint32_t k, w = 0;
+	size_t mark;
+
+	for (k = 2; k <= stages && !o->nomem; k++) {
+		mark = dqr_dyn_mark(o->cl);
+		if (window_holds(o, e, lv, n, w, k)) {
+			drain[k - 1] = 0;
+			continue;
+		}
+		dqr_dyn_rollback(o->cl, mark);
+		drain[k - 1] = DQR_DRAIN_CYCLE;
+		w = k - 1;
+	}
+}
+
+/* The plan: stage k is every entry of level k, in e's order. */
+static int fill_plan(const struct dqr_plan_entry *e, const uint32_t *lv,
+		     uint32_t n, uint32_t stages, struct dqr_plan *plan)
+{
+	uint32_t i, k;
+
+	if (dqr_plan_alloc(plan, n))
+		return -1;
+	memset(plan->stage_off, 0, sizeof(uint32_t) * (stages + 1));
+	for (i = 0; i < n; i++)
+		plan->stage_off[lv[i]]++;
+	for (k = 1; k <= stages; k++)
+		plan->stage_off[k] += plan->stage_off[k - 1];
+	/* stage_off[k] is now the end of level k: fill backwards, after
+	 * which it is the start of level k, that is of stage k - 1 */
+	for (i = n; i-- > 0;)
+		plan->entries[--plan->stage_off[lv[i]]] = e[i];
+	for (k = 0; k < stages; k++) {
+		plan->stage_off[k] = plan->stage_off[k + 1];
+		plan->stage_num[k] = k + 1;
+		plan->stage_reconf[k] = 0;
+		plan->stage_drain[k] = 0;
+	}
+	plan->stage_off[stages] = n;
+	plan->num_entries = n;
+	plan->num_stages = stages;
+	return 0;
+}
+
+static void fill_report(const struct dqr_plan *p, uint32_t *sw_mark,
+			struct dqr_plan_report *rep)
+{
+	const struct dqr_plan_entry *e = p->entries;
+	uint32_t i, k;
+
+	rep->entries = p->num_entries;
+	rep->stages = p->num_stages;
+	rep->levels = p->num_stages;
+	rep->safe = rep->old_ok = rep->new_ok = 1;
+	rep->proved = 1;
+	for (k = 0; k < p->num_stages; k++)
+		if (p->stage_off[k + 1] - p->stage_off[k] > rep->max_stage)
+			rep->max_stage = p->stage_off[k + 1] - p->stage_off[k];
+	for (i = 0; i < p->num_entries; i++)
+		if (sw_mark[e[i].sw] != DQR_NONE) {
+			sw_mark[e[i].sw] = DQR_NONE;
+			rep->switches++;
+		}
+}
+
+static int proof_alloc(struct proof *o, size_t ns)
+{
+	size_t i;
+
+	o->level = malloc(ns * sizeof(uint32_t));
+	o->seen = calloc(ns, sizeof(uint32_t));
+	o->done = calloc(ns, sizeof(uint32_t));
+	o->stack = malloc((ns + 1) * sizeof(uint32_t));
+	o->next = malloc(ns);
+	if (!o->level || !o->seen || !o->done || !o->stack || !o->next)
+		return -1;
+	for (i = 0; i < ns; i++)
+		o->level[i] = DQR_NONE;
+	return 0;
+}
+
+static void proof_free(struct proof *o)
+{
+	free(o->level);
+	free(o->seen);
+	free(o->done);
+	free(o->stack);
+	free(o->next);
+}
+
+/*
+ * Levels of every DLID into lv, the number of stages into *stages; 0
+ * when some new route loops (nothing proved).
+ */
+static int levels_all(struct proof *o, const struct dqr_plan_entry *e,
+		      uint32_t *lv, uint32_t n, uint32_t *stages)
+{
+	uint32_t a, b, i;
+
+	*stages = 0;
+	for (a = 0; a < n; a = b) {
+		b = dlid_end(e, n, a);
+		if (levels_of(o, e, lv, a, b))
+			return 0;
+		for (i = a; i < b; i++)
+			*stages = lv[i] > *stages ? lv[i] : *stages;
+	}
+	return 1;
+}
+
+int dqr_plan_proved(const struct dqr_fabric *f, const struct dqr_lfts *from,
+		    const struct dqr_lfts *to,
+		    const struct dqr_plan_entry *changes, uint32_t n,
+		    struct dqr_dyn_order *cl, struct dqr_plan *plan,
+		    struct dqr_plan_report *rep)
+{
+	struct proof o = { .f = f, .from = from, .to = to, .cl = cl };
+	struct dqr_plan_entry *e = NULL;
+	size_t ns = f->num_switches ? f->num_switches : 1;
+	uint32_t *lv = NULL, stages = 0, m, i;
+	size_t mark;
+	double t0 = dqr_now_ms();
+	int64_t got;
+	int ret = -1;
+
+	memset(rep, 0, sizeof(*rep));
+	if (!cl)
+		return 0;
+	if (changes) {
+		e = malloc(sizeof(*e) * (n ? n : 1));
+		if (e)
+			memcpy(e, changes, sizeof(*e) * n);
+		got = e ? (int64_t)n : -1;
+	} else {
+		got = list_changes(f, from, to, &e);
+	}
+	if (got < 0 || proof_alloc(&o, ns))
+		goto out;
+	m = tidy_changes(&o, e, (uint32_t)got);
+	lv = malloc(sizeof(uint32_t) * (m ? m : 1));
+	if (!lv)
+		goto out;
+	mark = dqr_dyn_mark(cl);
+	ret = levels_all(&o, e, lv, m, &stages) && stages_hold(&o, e, lv, m);
+	if (ret != 1 || fill_plan(e, lv, m, stages, plan)) {
+		dqr_dyn_rollback(cl, mark);
+		ret = o.nomem || ret == 1 ? -1 : 0;
+		goto out;
+	}
+	mark_windows(&o, e, lv, m, plan->stage_drain, stages);
+	if (o.nomem) {
+		dqr_dyn_rollback(cl, mark);
+		ret = -1;
+		goto out;
+	}
+	memset(o.done, 0, ns * sizeof(uint32_t));
+	fill_report(plan, o.done, rep);
+	for (i = 0; i < m; i++)
+		rep->dlids += !i || e[i].lid != e[i - 1].lid;
+	ret = 1;
+out:
+	if (ret < 0)
+		dqr_plan_release(plan);
+	free(e);
+	free(lv);
+	proof_free(&o);
+	rep->ms = dqr_now_ms() - t0;
+	return ret;
+}

@@ -1,0 +1,50 @@
+/*
+ * fuzz_record.c - fuzz target of the record reader (transition/record.h):
+ * dqr-transition.dump read for the tiny fabric, then every
+ * reconfiguration and the whole file selected as plans.
+ */
+#include "fuzz.h"
+#include "transition/record.h"
+
+const char fuzz_name[] = "record";
+
+static void select_one(const struct dqr_plan_file *pf, const uint64_t *id)
+{
+	struct dqr_plan p;
+	char err[512];
+
+	dqr_plan_init(&p);
+	err[0] = '\0';
+	if (dqr_plan_select(pf, id, &p, err, sizeof(err))) {
+		fuzz_check_err(err);
+		return;
+	}
+	if (p.stage_off[p.num_stages] != p.num_entries)
+		abort();
+	dqr_plan_release(&p);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct dqr_plan_file pf;
+	char err[512];
+	uint32_t i;
+	FILE *fp = fuzz_file(data, size);
+
+	if (!fp)
+		return 0;
+	err[0] = '\0';
+	if (dqr_plan_parse(fuzz_fabric(), fp, "fuzz", &pf, err,
+			   sizeof(err))) {
+		fclose(fp);
+		fuzz_check_err(err);
+		return 0;
+	}
+	fclose(fp);
+	select_one(&pf, NULL);
+	/* the first few ids alone: a file may hold thousands */
+	for (i = 0; i < pf.num_ids && i < 4; i++)
+		select_one(&pf, &pf.ids[i]);
+	dqr_plan_file_release(&pf);
+	return 0;
+}

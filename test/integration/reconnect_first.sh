@@ -1,0 +1,146 @@
+#!/bin/sh
+# reconnect_first.sh - reconnection in the first upload, with the default
+# options (no event_plugin_options, no qos, no drain override).  For each
+# fault, stock OpenSM (routing_engine ftree) and then the plugin meet it
+# on the same emulated fabric.  The plugin's transition must need no
+# drain and be answered in full before the first SUBNET UP after the trap
+# (its stages go up in order inside one routing pass: every entry that
+# reconnects a pair is in the first upload); the tables read back after
+# it must reach every pair a cable still joins, loop free and acyclic;
+# the recorded transition must replay cleanly on the tables read back
+# before it.  Trap -> first
+# SUBNET UP is printed for both side by side: a benchmark figure, not
+# asserted (timing belongs to benchmarks).
+#
+# NET, HOST and FAULTS may be set by a wrapper: one fault per line, an
+# expectation and an ibsim Unlink argument.  "first": the whole change is
+# answered by the first SUBNET UP after the trap, no stage waits.
+# "drain": stages may wait a drain, each logged with its reason (a
+# repair whose every neighbour's old route leads back into it: doc/
+# transitions.md); the tables read back during the first drain must
+# already reach every CA pair, loop free and acyclic (pairs with a switch
+# end may wait for the stages after it); everything else is judged the
+# same.  The defaults are
+# the 4-ary 3-tree: a leaf uplink, a middle switch's link to a core, a
+# whole middle switch.
+. "$(dirname "$0")/common.sh"
+
+: "${NET:=$TOPO_DIR/kary-4-3.net}"
+: "${HOST:=ca-0009}"
+if [ -z "${FAULTS:-}" ]; then
+	FAULTS='drain "sw-L1-0000"[5]
+first "sw-L2-0004"[7]
+drain "sw-L2-0005"'
+fi
+
+it_setup
+it_start_ibsim "$NET"
+
+# trap_to_up LOG: ms from the first trap 128 to the first SUBNET UP
+# after it, from OpenSM's own time stamps (Mon DD HH:MM:SS usec).
+trap_to_up() {
+	awk '
+	function t(   s) {
+		split($3, s, ":")
+		return (s[1] * 3600 + s[2] * 60 + s[3]) * 1000 + $4 / 1000
+	}
+	!trap && /num:128/ { trap = t(); next }
+	trap && /SUBNET UP/ { printf "%.0f\n", t() - trap; exit }
+	' "$1"
+}
+
+n=0
+report=""
+printf '%s\n' "$FAULTS" > "$W/faults.txt"
+while read -r expect fault; do
+	[ -n "$fault" ] || continue
+	n=$((n + 1))
+	it_log "=== fault $n: Unlink $fault"
+
+	# --- stock OpenSM on the same fault --------------------------------
+	it_stock_fault "$fault"
+	stock_ms=$(trap_to_up "$W/osm.log")
+	"$DQR_CHECK" "$W/osm1.ibnd" "$W/osm1.fts" > "$W/stock$n.txt" 2>&1
+	stock_ok=$?
+	it_stock_done "$fault"
+
+	# --- the plugin, default options -----------------------------------
+	it_write_conf
+	it_start_opensm
+	it_wait_log "dqr: base " 1
+	it_settle
+	it_readback "$HOST" before$n
+	it_judge before$n --pairs=all
+	it_ibsim_cmd "Unlink $fault"
+	if [ "$expect" = drain ]; then
+		# the first stages are in force; read them back in the drain
+		it_wait_log "dqr: transition 1 stage [0-9]+ waits" 1 60
+		it_readback "$HOST" mid$n
+		"$DQR_CHECK" "$W/mid$n.ibnd" "$W/mid$n.fts" > "$W/mid$n.txt" 2>&1
+		grep "^pairs\|^forwarding loops\|^dependency cycle" "$W/mid$n.txt"
+		grep -q "^pairs ca-to-ca  *[0-9]*  unreachable 0 " "$W/mid$n.txt" &&
+			grep -q "^forwarding loops: 0 " "$W/mid$n.txt" &&
+			grep -q "^dependency cycle: no" "$W/mid$n.txt" ||
+			it_fail "fault $n: at the first SUBNET UP a CA pair is" \
+				"unreachable, or the tables loop or are cyclic"
+	fi
+	it_wait_log "dqr: transition [0-9]* complete" 1 120
+	it_settle
+	it_readback "$HOST" after$n
+	it_judge after$n --pairs=all
+	tline=$(grep "dqr: transition 1 (" "$W/osm.log" | head -1)
+	it_log "plugin: ${tline#*-> }"
+	it_expect_match "$tline" "*every stage safe; stages that wait a drain: *" \
+		"fault $n: the plan is not safe"
+	drains=$(printf '%s\n' "$tline" | sed 's/.*wait a drain: //')
+	# when the whole transition was answered, against the first SUBNET UP
+	first_up=$(awk '/num:128/ { t = 1 } t && /SUBNET UP/ { print NR; exit }' \
+		"$W/osm.log")
+	done_at=$(grep -n "dqr: transition 1 complete" "$W/osm.log" |
+		head -1 | cut -d: -f1)
+	if [ "$expect" = first ]; then
+		it_expect_eq "fault $n: stages that wait a drain" "$drains" 0
+		[ -n "$first_up" ] && [ -n "$done_at" ] &&
+			[ "$done_at" -lt "$first_up" ] ||
+			it_fail "fault $n: the transition is not complete at" \
+				"the first SUBNET UP after the trap"
+	else
+		# every stage that waits says so, with its reason
+		it_expect_eq "fault $n: waits logged with a reason" \
+			"$(grep -c "dqr: transition 1 stage [0-9]* waits [0-9]* ms: [a-z]" \
+				"$W/osm.log")" "$drains"
+		grep "dqr: transition 1 stage [0-9]* waits" "$W/osm.log" |
+			sed 's/^.*-> /  /'
+		# what was read in the drain was the state before the rest
+		[ "$(it_changed after$n mid$n)" -gt 0 ] ||
+			it_fail "fault $n: the drain's read-back missed it"
+		it_log "ok: fault $n: every CA pair reachable, loop free and" \
+			"acyclic at the first SUBNET UP; switch pairs after" \
+			"the drain"
+	fi
+	stages=$(printf '%s\n' "$tline" | sed -n 's/.* in \([0-9]*\) stages.*/\1/p')
+	"$DQR_CHECK" --replay="$W/dqr-transition.dump" --reconf=1 \
+		--expect="$W/after$n.fts" "$W/after$n.ibnd" "$W/before$n.fts" \
+		> "$W/replay$n.txt" 2>&1 ||
+		{ cat "$W/replay$n.txt"; it_fail "fault $n: no clean replay"; }
+	dqr_ms=$(trap_to_up "$W/osm.log")
+	it_stop_opensm "osm-dqr$n.log"
+	rm -f "$W/dqr-transition.dump" "$W/dqr-reconfig.log"
+	it_ibsim_cmd "ReLink $fault"
+
+	done_line=$(grep "dqr: transition 1 complete" "$W/osm-dqr$n.log")
+	it_log "plugin: ${done_line#*-> }"
+	all_ms=$(printf '%s\n' "$done_line" |
+		sed -n 's/.*last after \([0-9.]*\) ms.*/\1/p')
+	fmt='%-20s stock %4s ms%s  osm-dqr first %4s ms, last %s ms,'
+	line=$(printf "$fmt %s stages, %s drains" \
+		"$fault" "$stock_ms" \
+		"$([ $stock_ok = 0 ] || echo ' (unsafe)')" "$dqr_ms" \
+		"${all_ms:-?}" "$stages" "$drains")
+	report="$report$line
+"
+done < "$W/faults.txt"
+
+it_log "trap -> first SUBNET UP (ms), same fabric, same run:"
+printf '%s' "$report"
+it_log "ok: every fault judged from the switches"

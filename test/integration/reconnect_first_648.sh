@@ -1,0 +1,7 @@
+#!/bin/sh
+# reconnect_first_648.sh - reconnection in the first upload on the 648-CA
+# 2-tier fat tree: a leaf uplink (see reconnect_first.sh).
+NET="$(cd "$(dirname "$0")/../.." && pwd)/ibsim-topologies/fattree2-36.net"
+HOST=ca-0300
+FAULTS='drain "sw-L1-0000"[19]'
+. "$(dirname "$0")/reconnect_first.sh"

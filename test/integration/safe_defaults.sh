@@ -1,0 +1,118 @@
+#!/bin/sh
+# safe_defaults.sh - never an unsafe state with the default options (no
+# event_plugin_options, no qos line: one VL).  On the 4-ary 3-tree the
+# four cables of one middle switch to the cores fail one after another,
+# then a whole other middle switch, then everything returns (ReLink and
+# a heavy sweep).  After each step: the tables read back are loop free
+# and acyclic and reach every pair a cable joins; every stage recorded
+# since the step before replays loop free and acyclic on the tables read
+# back then and ends at the tables read back now; no transition was
+# logged "NOT safe" (ERR DQ22) or uploaded without a check (DQ21).  At the
+# end the original tables are back.
+#
+# INTERRUPT=1 (the wrapper safe_defaults_interrupt.sh): the second cable
+# fails while the first fault's transition waits its drain, so a
+# transition is planned from a state a staged one left behind.
+. "$(dirname "$0")/common.sh"
+
+: "${NET:=$TOPO_DIR/kary-4-3.net}"
+: "${HOST:=ca-0009}"
+[ -n "${CABLES:-}" ] ||
+	CABLES='"sw-L2-0004"[5] "sw-L2-0004"[6] "sw-L2-0004"[7] "sw-L2-0004"[8]'
+[ -n "${SWITCH:-}" ] || SWITCH='"sw-L2-0009"'
+: "${INTERRUPT:=0}"
+
+it_setup
+it_start_ibsim "$NET"
+it_write_conf
+it_start_opensm
+it_wait_log "dqr: base " 1
+it_settle
+it_readback "$HOST" orig
+it_judge orig --pairs=all
+
+DUMP="$W/dqr-transition.dump"
+prev=orig
+step=0
+
+# step_done NAME: read back, judge, replay what was recorded since the
+# step before from its read-back, expect this read-back at the end.
+step_done() {
+	local name=$1 lines
+
+	it_settle
+	it_readback "$HOST" "$name"
+	it_judge "$name" --pairs=all
+	lines=$(wc -l < "$DUMP" 2>/dev/null || echo 0)
+	if [ "$lines" -gt "${seen:-0}" ]; then
+		tail -n +"$((${seen:-0} + 1))" "$DUMP" > "$W/$name.plan"
+		"$DQR_CHECK" --replay="$W/$name.plan" --expect="$W/$name.fts" \
+			"$W/$name.ibnd" "$W/$prev.fts" > "$W/$name.replay" 2>&1 ||
+			{ cat "$W/$name.replay"
+			  it_fail "$name: the stages recorded since $prev do" \
+				"not replay cleanly"; }
+		it_log "ok: $name: the stages recorded since $prev replay" \
+			"loop free and acyclic and end at its tables"
+	fi
+	seen=$lines
+	grep -E "dqr: transition [0-9]+ \(|ERR DQ(16|2[0-9])" "$W/osm.log" |
+		tail -n +"$((${logged:-0} + 1))" | sed 's/^.*-> /  /' | cut -c1-200
+	logged=$(grep -cE "dqr: transition [0-9]+ \(|ERR DQ(16|2[0-9])" \
+		"$W/osm.log")
+	if grep -E "ERR DQ2[12]" "$W/osm.log"; then
+		it_fail "$name: a transition went up unchecked or NOT safe"
+	fi
+	prev=$name
+}
+
+# wait_quiet: every transition begun so far is complete or was left.
+wait_quiet() {
+	local begun
+
+	begun=$(it_count "dqr: transition [0-9]+ \(")
+	it_wait_log "dqr: transition [0-9]+ (complete|left after)" \
+		"$begun" 120
+}
+
+set -- $CABLES
+for cable in "$@"; do
+	step=$((step + 1))
+	n=$(it_count "dqr: transition [0-9]+ \(")
+	it_ibsim_cmd "Unlink $cable"
+	it_wait_log "dqr: transition [0-9]+ \(" $((n + 1)) 60
+	if [ "$INTERRUPT" = 1 ] && [ $step = 1 ]; then
+		# the next fault while the first transition waits its drain
+		it_wait_log "dqr: transition [0-9]+ stage [0-9]+ waits" 1 60
+		continue
+	fi
+	wait_quiet
+	step_done "cable$step"
+done
+
+n=$(it_count "dqr: transition [0-9]+ \(")
+it_ibsim_cmd "Unlink $SWITCH"
+it_wait_log "dqr: transition [0-9]+ \(" $((n + 1)) 60
+wait_quiet
+step_done switch
+
+n=$(it_count "dqr: transition [0-9]+ \(")
+for cable in "$@"; do
+	it_ibsim_cmd "ReLink $cable"
+done
+it_ibsim_cmd "ReLink $SWITCH"
+sleep 1
+kill -HUP "$OSM_PID"
+it_wait_log "dqr: transition [0-9]+ \(" $((n + 1)) 60
+wait_quiet
+step_done back
+it_expect_eq "entries that differ from the original tables" \
+	"$(it_changed back orig)" 0
+if [ "$INTERRUPT" = 1 ]; then
+	grep -q "dqr: transition 1 left after" "$W/osm.log" ||
+		it_fail "the first transition was not cut short"
+	it_log "ok: $(grep -m1 'left after' "$W/osm.log" | sed 's/^.*-> //')"
+fi
+it_log "fallbacks and withdrawals on the way:" \
+	"$(grep -cE 'ERR DQ(16|28|29)' "$W/osm.log")"
+grep -E "ERR DQ(16|28|29)" "$W/osm.log" | sed 's/^.*-> /  /' | head -5
+it_log "PASS"

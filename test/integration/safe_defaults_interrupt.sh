@@ -1,0 +1,7 @@
+#!/bin/sh
+# safe_defaults_interrupt.sh - safe_defaults.sh with a fault injected
+# during a staged transition: a leaf uplink first (its repair waits a
+# drain between its stages), and the next cable fails while it waits.
+INTERRUPT=1
+CABLES='"sw-L1-0000"[5] "sw-L2-0004"[5] "sw-L2-0004"[6]'
+. "$(dirname "$0")/safe_defaults.sh"

@@ -1,0 +1,1027 @@
+/*
+ * soak.c - dqr-sim --soak: random sequences of faults and recoveries
+ * (links, whole switches, flaps), each answered as the plugin answers
+ * it, and every transition between table states planned as the plugin
+ * plans it and judged stage by stage.
+ *
+ * The state is what the switches hold.  After each change of cabling:
+ * the projection onto recon's reference and dqr_recon_update() (which
+ * restarts from the original tables when something came back); when
+ * that leaves entries without a legal route, the plugin's fallback
+ * (the base engine routes the whole fabric, up*\/down* on a degraded one,
+ * and DQR starts again on it); when the cabling has a cable the
+ * reference lacks (something came back after a fallback), a full
+ * routing the same way.  Then dqr_plan_change() from the tables held to
+ * the new ones, with recon's channel list only when the tables held are
+ * the ones recon maintained with that list, and the judgement:
+ *
+ *   - the new tables (dqr_verify): loop free, acyclic, every pair that a
+ *     cable path joins reachable;
+ *   - the plan (dqr_plan_replay from the tables held): every stage's
+ *     union with the state before loop free and acyclic, ending at the
+ *     new tables; safe unless the new tables are themselves bad, when
+ *     the plugin uploads nothing (refused: the switches keep theirs);
+ *   - its drains: a stage that does not wait is replayed with the
+ *     stages since the last one that waited, from the state before that
+ *     one, and dqr_plan_mark_drains() must find no drain in there.
+ *
+ * A flap fails a link or a switch and brings it back at once: the
+ * return arrives while the failure's transition is under way, after a
+ * random number of its stages (maybe all).  The plugin then plans from
+ * the mix the switches hold, without the channel list.
+ *
+ * One VL: --vl-layers is refused with --soak (the layered plans and
+ * their per-VL judgement are dqr-check's business).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/topo_diff.h"
+#include "transition/replay.h"
+#include "transition/transition.h"
+#include "util/timing.h"
+#include "verify/verify.h"
+#include "verify/verify_print.h"
+#include "dqr_sim.h"
+
+enum ev_kind { EV_LINK, EV_SWITCH, EV_RETURN, EV_FLAP, EV_NUM };
+
+static const char *const ev_names[EV_NUM] = {
+	"link-fail", "switch-fail", "return", "flap",
+};
+
+/* how the plugin answered a change of cabling */
+enum answer { AN_UPDATE, AN_RESTART, AN_FALLBACK, AN_FULL, AN_NUM };
+
+static const char *const an_names[AN_NUM] = {
+	"update", "restart", "fallback", "full",
+};
+
+struct soak_tally {
+	uint64_t events[EV_NUM];
+	uint64_t answers[AN_NUM];
+	uint64_t changes;		/* changes of cabling answered */
+	uint64_t split;			/* ... leaving the fabric split */
+	uint64_t transitions, proved, planner, withdrawn, refused;
+	uint64_t unchanged;		/* the new tables are the old */
+	uint64_t cut;			/* left mid-way by a flap's return */
+	uint64_t stages, drains, drain_checks;
+	uint64_t states, unions;	/* tables and stage unions judged */
+	uint64_t unsafe;		/* states that can loop or deadlock */
+	uint64_t held_bad;		/* tables held bad on the new cabling */
+	uint64_t first_withdrawn;	/* ... stage 1 withdrew before the
+					 * cable came up */
+	uint64_t unreachable;		/* connected pairs, summed */
+	uint64_t unreachable_states;
+	uint64_t dead_port_entries;
+	uint64_t failures;		/* all of the above that are bugs */
+	double ms_plan, ms_judge, ms_wall;
+	/* the first failure, for the summary */
+	uint32_t first_run, first_event;
+	char first[512];
+};
+
+/* One run's state. */
+struct soak_run {
+	struct sim *s;
+	struct soak_tally *t;
+	uint32_t run;
+	unsigned event;			/* from 1 */
+	uint64_t rng;
+	uint8_t *cable_down;		/* per s->sc.cand */
+	uint8_t *node_down;		/* per node of the input fabric */
+	uint32_t *parent;		/* scratch for fabric_split */
+	struct dqr_recon r;
+	struct dqr_lfts *held;		/* what the switches hold */
+	int held_is_recon;		/* recon's, its list holds them */
+	int dead;			/* no tables: the run stops */
+	char *log;			/* the events so far, for messages */
+	size_t log_len, log_cap;
+};
+
+/* ------------------------------------------------------------ messages */
+
+static void log_add(struct soak_run *w, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	size_t n;
+	char *p;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	n = strlen(buf);
+	if (w->log_len + n + 1 > w->log_cap) {
+		size_t cap = (w->log_cap + n + 1) * 2;
+
+		p = realloc(w->log, cap);
+		if (!p)
+			return;	/* the message loses the sequence, no more */
+		w->log = p;
+		w->log_cap = cap;
+	}
+	memcpy(w->log + w->log_len, buf, n + 1);
+	w->log_len += n;
+}
+
+/*
+ * A failure: counted, said on standard error with everything needed to
+ * replay it (seed, run, the events so far), and the first one kept.
+ */
+static void complain(struct soak_run *w, const char *fmt, ...)
+{
+	struct soak_tally *t = w->t;
+	char what[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	t->failures++;
+	fprintf(stderr, PROG ": SOAK FAILURE: %s, seed %" PRIu64 ", run %u, "
+		"event %u: %s; events:%s\n", w->s->in.name, w->s->o->seed,
+		w->run, w->event, what, w->log ? w->log : "");
+	if (t->failures == 1) {
+		t->first_run = w->run;
+		t->first_event = w->event;
+		snprintf(t->first, sizeof(t->first), "%s", what);
+	}
+}
+
+static const char *node_name(const struct sim *s, uint32_t node)
+{
+	return dqr_node_name(s->in.f, node);
+}
+
+/* ------------------------------------------------------------ cabling */
+
+/* The input fabric without the failed cables and switches. */
+static struct dqr_fabric *cabling(const struct soak_run *w)
+{
+	const struct dqr_fabric *in = w->s->in.f;
+	struct dqr_fabric *f = dqr_fabric_clone(in);
+	uint32_t i, port;
+	unsigned pn;
+
+	if (!f)
+		return NULL;
+	for (i = 0; i < w->s->sc.num_cand; i++)
+		if (w->cable_down[i])
+			dqr_fabric_unlink_port(f, w->s->sc.cand[i]);
+	for (i = 0; i < in->num_nodes; i++) {
+		if (!w->node_down[i])
+			continue;
+		for (pn = 1; pn <= in->nodes[i].num_ports; pn++) {
+			port = dqr_port_index(f, i, pn);
+			if (dqr_peer_port(f, port) != DQR_NONE)
+				dqr_fabric_unlink_port(f, port);
+		}
+	}
+	return f;
+}
+
+static int intact(const struct soak_run *w)
+{
+	const struct sim *s = w->s;
+	uint32_t i;
+
+	for (i = 0; i < s->sc.num_cand; i++)
+		if (w->cable_down[i])
+			return 0;
+	for (i = 0; i < s->in.f->num_nodes; i++)
+		if (w->node_down[i])
+			return 0;
+	return 1;
+}
+
+/* Cable i of the candidates carries traffic now. */
+static int cable_up(const struct soak_run *w, uint32_t i)
+{
+	const struct dqr_fabric *f = w->s->in.f;
+	uint32_t port = w->s->sc.cand[i];
+
+	return !w->cable_down[i] && !w->node_down[f->ports[port].node] &&
+	       !w->node_down[dqr_peer_node(f, port)];
+}
+
+/* Cable i is down by itself and would carry traffic on its return. */
+static int cable_returns(const struct soak_run *w, uint32_t i)
+{
+	const struct dqr_fabric *f = w->s->in.f;
+	uint32_t port = w->s->sc.cand[i];
+
+	return w->cable_down[i] && !w->node_down[f->ports[port].node] &&
+	       !w->node_down[dqr_peer_node(f, port)];
+}
+
+/* Cables that could fail (down 0) or return (down 1). */
+static uint32_t count_cables(const struct soak_run *w, int down)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < w->s->sc.num_cand; i++)
+		n += down ? cable_returns(w, i) : cable_up(w, i);
+	return n;
+}
+
+static uint32_t nth_cable(const struct soak_run *w, int down, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < w->s->sc.num_cand; i++)
+		if ((down ? cable_returns(w, i) : cable_up(w, i)) && !n--)
+			return i;
+	return DQR_NONE;
+}
+
+/* Switches up (down 0) or down (down 1). */
+static uint32_t count_switches(const struct soak_run *w, int down)
+{
+	const struct dqr_fabric *f = w->s->in.f;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < f->num_switches; i++)
+		n += !w->node_down[f->switches[i]] == !down;
+	return n;
+}
+
+/* Its node index. */
+static uint32_t nth_switch(const struct soak_run *w, int down, uint32_t n)
+{
+	const struct dqr_fabric *f = w->s->in.f;
+	uint32_t i;
+
+	for (i = 0; i < f->num_switches; i++)
+		if (!w->node_down[f->switches[i]] == !down && !n--)
+			return f->switches[i];
+	return DQR_NONE;
+}
+
+static void describe_item(struct soak_run *w, int is_switch, uint32_t item,
+			  const char *how)
+{
+	const struct dqr_fabric *f = w->s->in.f;
+	uint32_t port, peer;
+
+	if (is_switch) {
+		log_add(w, " %u. switch %s %s;", w->event,
+			node_name(w->s, item), how);
+		return;
+	}
+	port = w->s->sc.cand[item];
+	peer = dqr_peer_port(f, port);
+	log_add(w, " %u. link %s/%u-%s/%u %s;", w->event,
+		node_name(w->s, f->ports[port].node), f->ports[port].num,
+		node_name(w->s, f->ports[peer].node), f->ports[peer].num, how);
+}
+
+/*
+ * A switch that returns comes back with an empty table: it was reset,
+ * and OpenSM, which dropped it, sees a new switch whose table it set
+ * to OSM_NO_PATH; the plugin plans from that (its tables held).
+ */
+static void set_item(struct soak_run *w, int is_switch, uint32_t item,
+		     int down)
+{
+	uint32_t sw, lid;
+
+	if (!is_switch) {
+		w->cable_down[item] = (uint8_t)down;
+		return;
+	}
+	w->node_down[item] = (uint8_t)down;
+	if (down)
+		return;
+	sw = w->s->in.f->nodes[item].sw_index;
+	for (lid = 0; lid < w->held->lid_count; lid++)
+		dqr_lft_set(w->held, sw, lid, DQR_NO_PATH);
+	w->held_is_recon = 0;
+}
+
+/* ------------------------------------------------------------ tables */
+
+static int same_tables(const struct dqr_lfts *a, const struct dqr_lfts *b)
+{
+	uint32_t sw, lid, n = a->lid_count > b->lid_count ? a->lid_count :
+			      b->lid_count;
+
+	if (a->num_switches != b->num_switches)
+		return 0;
+	for (sw = 0; sw < a->num_switches; sw++)
+		for (lid = 0; lid < n; lid++)
+			if (dqr_lft_get(a, sw, lid) != dqr_lft_get(b, sw, lid))
+				return 0;
+	return 1;
+}
+
+/* from with the entries of p's stages before stage k applied */
+static struct dqr_lfts *state_before(const struct dqr_lfts *from,
+				     const struct dqr_plan *p, uint32_t k)
+{
+	struct dqr_lfts *t = dqr_lfts_clone(from);
+	uint32_t i;
+
+	if (!t)
+		return NULL;
+	for (i = 0; i < p->stage_off[k]; i++)
+		if (p->entries[i].lid < t->lid_count)
+			dqr_lft_set(t, p->entries[i].sw, p->entries[i].lid,
+				    p->entries[i].new_port);
+	return t;
+}
+
+/*
+ * The plan's drain flags against the exact judgement of the same time
+ * order: for every stage k that does not wait, with w the last stage
+ * before it that waited (0 when none), stages w .. k replayed from the
+ * state before w must need no drain (dqr_plan_mark_drains).  Stages
+ * where that fails; *checked counts the stages judged.  -1 when out of
+ * memory.
+ */
+static int64_t laxer_drains(const struct dqr_fabric *f,
+			    const struct dqr_lfts *from,
+			    const struct dqr_plan *p, uint64_t *checked)
+{
+	uint32_t k, w = 0, s, lo, hi;
+	int64_t lax = 0;
+
+	for (k = 1; k < p->num_stages; k++) {
+		struct dqr_lfts *tw;
+		struct dqr_plan q;
+		int bad;
+
+		if (p->stage_drain[k]) {
+			w = k;
+			continue;
+		}
+		lo = p->stage_off[w];
+		hi = p->stage_off[k + 1];
+		tw = state_before(from, p, w);
+		dqr_plan_init(&q);
+		if (!tw || dqr_plan_alloc(&q, hi - lo)) {
+			dqr_lfts_free(tw);
+			return -1;
+		}
+		memcpy(q.entries, p->entries + lo,
+		       sizeof(*q.entries) * (hi - lo));
+		for (s = w; s <= k + 1; s++)
+			q.stage_off[s - w] = p->stage_off[s] - lo;
+		for (s = 0; s <= k - w; s++) {
+			q.stage_num[s] = s + 1;
+			q.stage_reconf[s] = 0;
+		}
+		q.num_entries = hi - lo;
+		q.num_stages = k - w + 1;
+		bad = dqr_plan_mark_drains(f, tw, &q);
+		if (!bad)
+			lax += dqr_plan_drains(&q) != 0;
+		dqr_plan_release(&q);
+		dqr_lfts_free(tw);
+		if (bad)
+			return -1;
+		(*checked)++;
+	}
+	return lax;
+}
+
+/*
+ * The new tables on the cabling they serve.  0, or -1 when out of
+ * memory; failures are counted and said.
+ */
+static int judge_tables(struct soak_run *w, const struct dqr_fabric *f,
+			const struct dqr_lfts *t)
+{
+	struct dqr_verify_report v;
+	uint64_t lost = 0;
+	int k;
+
+	if (dqr_verify(f, t, &v, NULL))
+		return -1;
+	w->t->states++;
+	for (k = 0; k < DQR_PAIR_NUM_KINDS; k++)
+		lost += v.unreachable[k] - v.disconnected[k];
+	if (v.loop_entries || v.cycle_found) {
+		w->t->unsafe++;
+		complain(w, "UNSAFE new tables: %" PRIu64 " entries on a "
+			 "forwarding loop, %s", v.loop_entries,
+			 v.cycle_found ? "a dependency cycle" : "acyclic");
+	}
+	if (lost) {
+		w->t->unreachable += lost;
+		w->t->unreachable_states++;
+		complain(w, "%" PRIu64 " pairs a cable path joins are "
+			 "unreachable in the new tables", lost);
+	}
+	if (v.dead_port_entries) {
+		w->t->dead_port_entries += v.dead_port_entries;
+		complain(w, "%" PRIu64 " entries of the new tables name a "
+			 "port without a cable", v.dead_port_entries);
+	}
+	dqr_verify_report_free(&v);
+	return 0;
+}
+
+/* Stages from .. of p as a plan of their own, into q. */
+static int plan_tail(const struct dqr_plan *p, uint32_t from,
+		     struct dqr_plan *q)
+{
+	uint32_t lo = p->stage_off[from], n = p->stage_off[p->num_stages] - lo;
+	uint32_t s;
+
+	if (dqr_plan_alloc(q, n))
+		return -1;
+	memcpy(q->entries, p->entries + lo, sizeof(*q->entries) * n);
+	for (s = from; s <= p->num_stages; s++)
+		q->stage_off[s - from] = p->stage_off[s] - lo;
+	for (s = from; s < p->num_stages; s++) {
+		q->stage_num[s - from] = s - from + 1;
+		q->stage_reconf[s - from] = 0;
+		q->stage_drain[s - from] = p->stage_drain[s];
+	}
+	q->num_entries = n;
+	q->num_stages = p->num_stages - from;
+	return 0;
+}
+
+/*
+ * Tables held that loop or are cyclic on the cabling now can only have
+ * been made so by cables that came back.  OpenSM activates a port that
+ * came back only after the routing step of the sweep that found it, so
+ * the plugin's stage 1, handed over in that step, is in force before
+ * any packet crosses such a cable: its union is part of the state held
+ * on the cabling before, which was judged then.  It must only withdraw
+ * (the union then adds nothing), and the state it leaves, which meets
+ * the cable, must be loop free and acyclic on the cabling now; the rest
+ * is judged from there.  *from_out: that state, *tail the rest.  0, 1
+ * when that fails (said), -1 when out of memory.
+ */
+static int judge_first_withdrawal(struct soak_run *w,
+				  const struct dqr_fabric *f,
+				  const struct dqr_plan *p,
+				  struct dqr_lfts **from_out,
+				  struct dqr_plan *tail)
+{
+	struct dqr_verify_report v;
+	struct dqr_lfts *s1;
+	int bad;
+
+	if (!p->num_stages || !dqr_plan_stage_withdraws(p, 0)) {
+		w->t->unsafe++;
+		complain(w, "UNSAFE: the tables held are bad on this cabling "
+			 "and stage 1 does not only withdraw");
+		return 1;
+	}
+	s1 = state_before(w->held, p, 1);
+	if (!s1 || dqr_verify(f, s1, &v, NULL)) {
+		dqr_lfts_free(s1);
+		return -1;
+	}
+	bad = v.cycle_found || v.loop_entries;
+	dqr_verify_report_free(&v);
+	if (bad) {
+		w->t->unsafe++;
+		complain(w, "UNSAFE: after stage 1's withdrawal the tables "
+			 "still loop or are cyclic when the cable comes up");
+		dqr_lfts_free(s1);
+		return 1;
+	}
+	if (plan_tail(p, 1, tail)) {
+		dqr_lfts_free(s1);
+		return -1;
+	}
+	*from_out = s1;
+	return 0;
+}
+
+/*
+ * The plan p from the tables from: replayed stage by stage, its end, its
+ * drains.  0, or -1 when out of memory.
+ */
+static int judge_plan_from(struct soak_run *w, const struct dqr_fabric *f,
+			   const struct dqr_lfts *from,
+			   const struct dqr_lfts *after,
+			   const struct dqr_plan *p)
+{
+	struct soak_tally *t = w->t;
+	struct dqr_replay_report rr;
+	struct dqr_lfts *end = NULL;
+	char why[512];
+	uint32_t i;
+	int64_t lax;
+
+	if (dqr_plan_replay(f, from, p, &end, &rr))
+		return -1;
+	t->unions += rr.num_stages;
+	for (i = 0; i < rr.num_stages; i++) {
+		const struct dqr_stage_result *sr = &rr.stages[i];
+
+		if (dqr_union_ok(&sr->v))
+			continue;
+		dqr_format_verdict(f, &sr->v, why, sizeof(why));
+		t->unsafe++;
+		complain(w, "UNSAFE stage %u of %u: its union %s", i + 1,
+			 rr.num_stages, why);
+	}
+	if (rr.mismatches)
+		complain(w, "the plan's old ports are not what %" PRIu64
+			 " entries held", rr.mismatches);
+	if (!end || !same_tables(end, after))
+		complain(w, "the plan does not end at the new tables");
+	dqr_replay_report_release(&rr);
+	dqr_lfts_free(end);
+	lax = laxer_drains(f, from, p, &t->drain_checks);
+	if (lax < 0)
+		return -1;
+	if (lax) {
+		t->unsafe += (uint64_t)lax;
+		complain(w, "UNSAFE: %" PRId64 " stages of %u flagged to need "
+			 "no drain need one", lax, p->num_stages);
+	}
+	return 0;
+}
+
+/*
+ * The plan from the tables held.  held_ok: they are loop free and
+ * acyclic on this cabling (else judge_first_withdrawal).  0, or -1 when
+ * out of memory.
+ */
+static int judge_plan(struct soak_run *w, const struct dqr_fabric *f,
+		      const struct dqr_lfts *after, const struct dqr_plan *p,
+		      int held_ok)
+{
+	struct dqr_lfts *from = NULL;
+	struct dqr_plan tail;
+	int r;
+
+	if (held_ok)
+		return judge_plan_from(w, f, w->held, after, p);
+	dqr_plan_init(&tail);
+	r = judge_first_withdrawal(w, f, p, &from, &tail);
+	if (r)
+		return r < 0 ? -1 : 0;
+	w->t->first_withdrawn++;
+	r = judge_plan_from(w, f, from, after, &tail);
+	dqr_plan_release(&tail);
+	dqr_lfts_free(from);
+	return r;
+}
+
+/* ------------------------------------------------------------ the plugin */
+
+/*
+ * A full routing of the cabling now, as the plugin's base pass: the
+ * base engine (the input tables on the intact fabric, up*\/down* on a
+ * degraded one), then DQR starts again on it (up*\/down* instead when the
+ * base is cyclic, as the plugin's updn_instead).  recon is replaced.
+ * 0, 1 after a failure (said), -1 when out of memory.
+ */
+static int full_routing(struct soak_run *w, const struct dqr_fabric *cur)
+{
+	const struct sim *s = w->s;
+	struct dqr_recon_result res;
+	struct dqr_lfts *base = NULL;
+	char err[256];
+	int ret, updn = !intact(w);
+
+	dqr_recon_release(&w->r);
+	memset(&w->r, 0, sizeof(w->r));
+	for (;;) {
+		if (updn) {
+			if (dqr_ref_route(cur, NULL, NULL, DQR_REF_UPDN, &base,
+					  err, sizeof(err))) {
+				complain(w, "up*/down* failed: %s", err);
+				return 1;
+			}
+		} else {
+			base = dqr_lfts_clone(s->in.t);
+			if (!base)
+				return -1;
+		}
+		ret = dqr_recon_start(&w->r, cur, base, &s->ro, &res);
+		dqr_lfts_free(base);
+		if (ret == DQR_RECON_NOMEM)
+			return -1;
+		if (ret != DQR_RECON_CYCLIC || updn)
+			break;
+		dqr_recon_release(&w->r);
+		updn = 1;
+	}
+	if (ret == DQR_RECON_CYCLIC) {
+		dqr_recon_release(&w->r);
+		memset(&w->r, 0, sizeof(w->r));
+		complain(w, "DQR cannot start: up*/down* is cyclic");
+		return 1;
+	}
+	if (ret == DQR_RECON_FAILED || res.rs.holes)
+		complain(w, "DQR's start left %" PRIu64 " connected entries "
+			 "without a legal route", res.rs.failed + res.rs.holes);
+	return 0;
+}
+
+/*
+ * What the plugin makes of the cabling now: recon's update, or a full
+ * routing.  *f: the fabric the new tables (w->r.cur) serve (free it);
+ * *cl: the channel list to plan with, or NULL.  The answer, or -1 when
+ * out of memory, -2 after a failure that leaves no tables.
+ */
+static int answer(struct soak_run *w, struct dqr_fabric **f,
+		  struct dqr_dyn_order **cl)
+{
+	struct dqr_recon_result res;
+	struct dqr_topo_diff d;
+	struct dqr_fabric *cur = cabling(w), *proj;
+	int code, an;
+
+	*f = NULL;
+	*cl = NULL;
+	if (!cur)
+		return -1;
+	proj = dqr_fabric_project(w->r.ref, cur, &d);
+	if (!proj) {
+		dqr_fabric_free(cur);
+		return -1;
+	}
+	if (dqr_topo_diff_degraded_only(&d)) {
+		code = dqr_recon_update(&w->r, proj, &d, &w->s->ro, &res);
+		dqr_topo_diff_release(&d);
+		if (code == DQR_RECON_NOMEM)
+			goto nomem;
+		if (code == DQR_RECON_OK) {
+			an = res.from_original ? AN_RESTART : AN_UPDATE;
+			if (an == AN_UPDATE && w->held_is_recon)
+				*cl = w->r.cl;
+			dqr_fabric_free(cur);
+			*f = proj;
+			return an;
+		}
+		an = AN_FALLBACK;
+	} else {
+		dqr_topo_diff_release(&d);
+		an = AN_FULL;
+	}
+	dqr_fabric_free(proj);
+	code = full_routing(w, cur);
+	if (code) {
+		dqr_fabric_free(cur);
+		return code < 0 ? -1 : -2;
+	}
+	*f = cur;
+	return an;
+nomem:
+	dqr_fabric_free(proj);
+	dqr_fabric_free(cur);
+	return -1;
+}
+
+/*
+ * The tables the switches hold, on the cabling now: a cable that came
+ * back brings their entries through it back to life (entries towards a
+ * destination cut off may name a dead port; a flap's return finds the
+ * failure's transition under way), and no plan can mend a state that is
+ * already bad.  *ok: 1 when they are loop free and acyclic.  0, or -1
+ * when out of memory.
+ */
+static int judge_held(struct soak_run *w, const struct dqr_fabric *f,
+		      int *ok)
+{
+	struct dqr_verify_report v;
+
+	if (dqr_verify(f, w->held, &v, NULL))
+		return -1;
+	*ok = !v.cycle_found && !v.loop_entries;
+	if (!*ok)
+		w->t->held_bad++;
+	dqr_verify_report_free(&v);
+	return 0;
+}
+
+/*
+ * The plugin's answer to the cabling now and the transition to it,
+ * judged.  cut: a flap's failure, whose transition the return
+ * interrupts after a random number of stages.  0, or -1 when out of
+ * memory.
+ */
+static int react(struct soak_run *w, int cut)
+{
+	struct soak_tally *t = w->t;
+	struct dqr_plan_report rep;
+	struct dqr_dyn_order *cl;
+	struct dqr_fabric *f;
+	struct dqr_plan p;
+	struct dqr_lfts *next;
+	uint32_t upto;
+	double t0;
+	int an, ret = -1, held_ok;
+
+	an = answer(w, &f, &cl);
+	if (an == -2) {
+		w->dead = 1;
+		return 0;
+	}
+	if (an < 0)
+		return -1;
+	t->changes++;
+	t->answers[an]++;
+	t->split += fabric_split(f, w->s->sc.linked_node, w->parent);
+	t0 = dqr_now_ms();
+	if (judge_tables(w, f, w->r.cur))
+		goto out;
+	t->ms_judge += dqr_now_ms() - t0;
+	if (same_tables(w->held, w->r.cur)) {
+		t->unchanged++;
+		w->held_is_recon = 1;
+		dqr_fabric_free(f);
+		return 0;
+	}
+	if (judge_held(w, f, &held_ok))
+		goto out;
+	dqr_plan_init(&p);
+	t0 = dqr_now_ms();
+	if (dqr_plan_change(f, w->held, w->r.cur, cl, &p, &rep))
+		goto out_plan;
+	t->ms_plan += dqr_now_ms() - t0;
+	t->transitions++;
+	if (!rep.safe && !rep.new_ok) {
+		/* the plugin uploads nothing: the switches keep theirs */
+		t->refused++;
+		w->held_is_recon = 0;
+		ret = 0;
+		goto out_plan;
+	}
+	if (!rep.safe) {
+		t->unsafe++;
+		complain(w, "UNSAFE plan (%u stages): %s", p.num_stages,
+			 rep.reason);
+	}
+	if (!held_ok)
+		log_add(w, " [tables held %s on this cabling, plan %s]",
+			"loop or are cyclic", rep.withdrawn ? "withdraws" :
+			rep.proved ? "proved" : "by the planner");
+	t->proved += rep.proved != 0;
+	t->withdrawn += rep.withdrawn != 0;
+	t->planner += !rep.proved && !rep.withdrawn;
+	t->stages += p.num_stages;
+	t->drains += dqr_plan_drains(&p);
+	t0 = dqr_now_ms();
+	if (judge_plan(w, f, w->r.cur, &p, held_ok))
+		goto out_plan;
+	t->ms_judge += dqr_now_ms() - t0;
+	upto = p.num_stages;
+	if (cut && p.num_stages)
+		upto = 1 + rng_below(&w->rng, p.num_stages);
+	next = upto < p.num_stages ? state_before(w->held, &p, upto) :
+	       dqr_lfts_clone(w->r.cur);
+	if (!next)
+		goto out_plan;
+	if (upto < p.num_stages) {
+		t->cut++;
+		log_add(w, " (left after stage %u of %u)", upto,
+			p.num_stages);
+	}
+	dqr_lfts_free(w->held);
+	w->held = next;
+	w->held_is_recon = upto == p.num_stages;
+	ret = 0;
+out_plan:
+	dqr_plan_release(&p);
+out:
+	dqr_fabric_free(f);
+	return ret;
+}
+
+/* ------------------------------------------------------------ events */
+
+/* weights of the kinds: links fail most, switches least */
+static const unsigned ev_weight[EV_NUM] = { 35, 15, 30, 20 };
+
+static int pick_kind(struct soak_run *w)
+{
+	uint32_t avail[EV_NUM], sum = 0, x, k;
+
+	avail[EV_LINK] = count_cables(w, 0) ? ev_weight[EV_LINK] : 0;
+	avail[EV_SWITCH] = count_switches(w, 0) ? ev_weight[EV_SWITCH] : 0;
+	avail[EV_RETURN] = count_cables(w, 1) + count_switches(w, 1) ?
+			   ev_weight[EV_RETURN] : 0;
+	avail[EV_FLAP] = avail[EV_LINK] ? ev_weight[EV_FLAP] : 0;
+	for (k = 0; k < EV_NUM; k++)
+		sum += avail[k];
+	if (!sum)
+		return -1;
+	x = rng_below(&w->rng, sum);
+	for (k = 0; k < EV_NUM; k++) {
+		if (x < avail[k])
+			return (int)k;
+		x -= avail[k];
+	}
+	return -1;
+}
+
+/*
+ * A cable (with cables) or a switch (with switches) that is up, to
+ * fail, or down, to return: 1 with *item and *is_switch, 0 when none.
+ */
+static int pick_item(struct soak_run *w, int down, int cables,
+		     int switches, uint32_t *item, int *is_switch)
+{
+	uint32_t nc = cables ? count_cables(w, down) : 0;
+	uint32_t ns = switches ? count_switches(w, down) : 0, x;
+
+	if (!nc && !ns)
+		return 0;
+	x = rng_below(&w->rng, nc + ns);
+	*is_switch = x >= nc;
+	*item = x < nc ? nth_cable(w, down, x) : nth_switch(w, down, x - nc);
+	return 1;
+}
+
+/* One event of a run; 0, or -1 when out of memory. */
+static int one_event(struct soak_run *w)
+{
+	uint32_t item;
+	int kind = pick_kind(w), is_switch = 0, ok;
+
+	if (kind < 0)
+		return 0;	/* every switch is down */
+	switch (kind) {
+	case EV_LINK:
+		ok = pick_item(w, 0, 1, 0, &item, &is_switch);
+		break;
+	case EV_SWITCH:
+		ok = pick_item(w, 0, 0, 1, &item, &is_switch);
+		break;
+	case EV_RETURN:
+		ok = pick_item(w, 1, 1, 1, &item, &is_switch);
+		break;
+	default:
+		/* a switch one time in four */
+		ok = rng_below(&w->rng, 4) ?
+		     pick_item(w, 0, 1, 0, &item, &is_switch) :
+		     pick_item(w, 0, 0, 1, &item, &is_switch);
+		break;
+	}
+	if (!ok)
+		return 0;
+	w->t->events[kind]++;
+	describe_item(w, is_switch, item, kind == EV_RETURN ? "returns" :
+		      kind == EV_FLAP ? "flaps" : "fails");
+	set_item(w, is_switch, item, kind != EV_RETURN);
+	if (react(w, kind == EV_FLAP))
+		return -1;
+	if (kind != EV_FLAP || w->dead)
+		return 0;
+	set_item(w, is_switch, item, 0);
+	log_add(w, " returns;");
+	return react(w, 0);
+}
+
+static int run_one(struct sim *s, struct soak_tally *t, uint32_t run,
+		   struct soak_run *w)
+{
+	unsigned k;
+	int ret = 0;
+
+	memset(w->cable_down, 0, s->sc.num_cand + 1);
+	memset(w->node_down, 0, s->in.f->num_nodes + 1);
+	w->s = s;
+	w->t = t;
+	w->run = run;
+	w->rng = rng_stream(s->o->seed, 3, run);
+	w->log_len = 0;
+	if (w->log)
+		w->log[0] = 0;
+	if (restore(&w->r, &s->p))
+		return -1;
+	w->held = dqr_lfts_clone(w->r.cur);
+	w->held_is_recon = 1;
+	if (!w->held)
+		ret = -1;
+	w->dead = 0;
+	for (k = 1; k <= s->o->faults && !ret && !w->dead; k++) {
+		w->event = k;
+		ret = one_event(w);
+	}
+	dqr_lfts_free(w->held);
+	w->held = NULL;
+	dqr_recon_release(&w->r);
+	return ret;
+}
+
+/* ------------------------------------------------------------ report */
+
+static void print_soak_text(const struct sim *s, const struct soak_tally *t)
+{
+	int k;
+
+	print_header(s, stdout);
+	printf("soak: %u runs of %u events (seed %" PRIu64 ")\n",
+	       s->o->runs, s->o->faults, s->o->seed);
+	printf("events:");
+	for (k = 0; k < EV_NUM; k++)
+		printf(" %s %" PRIu64 "%s", ev_names[k], t->events[k],
+		       k + 1 < EV_NUM ? "," : "\n");
+	printf("changes of cabling answered %" PRIu64 " (%" PRIu64
+	       " leave the fabric split):", t->changes, t->split);
+	for (k = 0; k < AN_NUM; k++)
+		printf(" %s %" PRIu64 "%s", an_names[k], t->answers[k],
+		       k + 1 < AN_NUM ? "," : "\n");
+	printf("transitions planned %" PRIu64 ": proved %" PRIu64
+	       ", planner %" PRIu64 ", withdrawn %" PRIu64 ", refused %"
+	       PRIu64 "; tables unchanged %" PRIu64 ", left mid-way by a "
+	       "flap %" PRIu64 "\n", t->transitions, t->proved, t->planner,
+	       t->withdrawn, t->refused, t->unchanged, t->cut);
+	printf("stages %" PRIu64 ", drains %" PRIu64 ", no-drain stages "
+	       "confirmed %" PRIu64 "\n", t->stages, t->drains,
+	       t->drain_checks);
+	printf("judged: %" PRIu64 " states (new tables), %" PRIu64
+	       " stage unions\n", t->states, t->unions);
+	printf("unsafe: %" PRIu64 "\n", t->unsafe);
+	printf("tables held that loop or are cyclic on the new cabling: %"
+	       PRIu64 " (stage 1 withdrew them before the cable came up: %"
+	       PRIu64 ")\n", t->held_bad, t->first_withdrawn);
+	printf("unreachable connected pairs: %" PRIu64 " (in %" PRIu64
+	       " states)\n", t->unreachable, t->unreachable_states);
+	printf("failures: %" PRIu64 "%s\n", t->failures, t->failures ?
+	       " (A BUG: see the messages on standard error)" : "");
+	if (t->failures)
+		printf("first failure: run %u, event %u: %s\n", t->first_run,
+		       t->first_event, t->first);
+	printf("time: plan %.1f ms, judge %.1f ms, wall %.2f s\n",
+	       t->ms_plan, t->ms_judge, t->ms_wall / 1e3);
+}
+
+static void print_soak_json(const struct sim *s, const struct soak_tally *t)
+{
+	int k;
+
+	print_json_head(s);
+	printf("\"soak\":{\"runs\":%u,\"events_per_run\":%u,\"events\":{",
+	       s->o->runs, s->o->faults);
+	for (k = 0; k < EV_NUM; k++)
+		printf("%s\"%s\":%" PRIu64, k ? "," : "", ev_names[k],
+		       t->events[k]);
+	printf("},\"changes\":%" PRIu64 ",\"split\":%" PRIu64
+	       ",\"answers\":{", t->changes, t->split);
+	for (k = 0; k < AN_NUM; k++)
+		printf("%s\"%s\":%" PRIu64, k ? "," : "", an_names[k],
+		       t->answers[k]);
+	printf("},\"transitions\":%" PRIu64 ",\"proved\":%" PRIu64
+	       ",\"planner\":%" PRIu64 ",\"withdrawn\":%" PRIu64
+	       ",\"refused\":%" PRIu64 ",\"unchanged\":%" PRIu64
+	       ",\"cut\":%" PRIu64 ",\"stages\":%" PRIu64 ",\"drains\":%"
+	       PRIu64 ",\"drain_checks\":%" PRIu64 ",\"states\":%" PRIu64
+	       ",\"unions\":%" PRIu64 ",\"unsafe\":%" PRIu64
+	       ",\"held_bad\":%" PRIu64 ",\"first_withdrawn\":%" PRIu64
+	       ",\"unreachable\":%" PRIu64 ",\"unreachable_states\":%"
+	       PRIu64 ",\"dead_port_entries\":%" PRIu64 ",\"failures\":%"
+	       PRIu64 ",\"plan_ms\":%.3f,\"judge_ms\":%.3f,\"wall_s\":%.3f",
+	       t->transitions, t->proved, t->planner, t->withdrawn,
+	       t->refused, t->unchanged, t->cut, t->stages, t->drains,
+	       t->drain_checks, t->states, t->unions, t->unsafe,
+	       t->held_bad, t->first_withdrawn,
+	       t->unreachable, t->unreachable_states, t->dead_port_entries,
+	       t->failures, t->ms_plan, t->ms_judge, t->ms_wall / 1e3);
+	if (t->failures) {
+		printf(",\"first_failure\":{\"run\":%u,\"event\":%u,"
+		       "\"what\":", t->first_run, t->first_event);
+		dqr_json_string(stdout, t->first);
+		putchar('}');
+	}
+	printf("}}\n");
+}
+
+int soak(struct sim *s)
+{
+	struct soak_tally t;
+	struct soak_run w;
+	double t0 = dqr_now_ms();
+	uint32_t run;
+	int ret = 0;
+
+	memset(&t, 0, sizeof(t));
+	memset(&w, 0, sizeof(w));
+	w.cable_down = malloc(s->sc.num_cand + 1);
+	w.node_down = malloc(s->in.f->num_nodes + 1);
+	w.parent = malloc(sizeof(uint32_t) * (s->in.f->num_nodes + 1));
+	if (!w.cable_down || !w.node_down || !w.parent)
+		ret = -1;
+	for (run = 0; run < s->o->runs && !ret; run++)
+		ret = run_one(s, &t, run, &w);
+	t.ms_wall = dqr_now_ms() - t0;
+	free(w.cable_down);
+	free(w.node_down);
+	free(w.parent);
+	free(w.log);
+	if (ret) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return 2;
+	}
+	if (s->o->json)
+		print_soak_json(s, &t);
+	else
+		print_soak_text(s, &t);
+	return t.failures ? 1 : 0;
+}
