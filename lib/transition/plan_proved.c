@@ -222,7 +222,8 @@ static uint32_t tidy_changes(const struct proof *o, struct dqr_plan_entry *e,
 {
 	uint32_t i, m = 0;
 
-	qsort(e, n, sizeof(*e), entry_cmp);
+	if (n)
+		qsort(e, n, sizeof(*e), entry_cmp);
 	for (i = 0; i < n; i++) {
 		if (m && e[i].sw == e[m - 1].sw && e[i].lid == e[m - 1].lid)
 			continue;

@@ -399,7 +399,9 @@ static int gather(struct dqr_change_check *w, const struct dqr_fabric *f,
 			if (row[lid] == p->num && add_seed(w, lid, sw, 0))
 				return -1;
 	}
-	qsort(w->seeds, w->num_seeds, sizeof(*w->seeds), seed_cmp);
+	/* qsort() of NULL is undefined even for no elements */
+	if (w->num_seeds)
+		qsort(w->seeds, w->num_seeds, sizeof(*w->seeds), seed_cmp);
 	return 0;
 }
 
