@@ -103,10 +103,12 @@ struct dqr_reroute {
 	struct cand *pool;
 	uint32_t pool_len, pool_cap;
 	uint32_t *head, *best;
+	uint32_t *old_ch;	/* a switch's channel for the DLID before */
 	struct cand_top *heap;
 	uint32_t heap_len, heap_cap;
 	int lazy;		/* a candidate may wait on a lower bound */
 	int gathering;		/* the first ones: no heap entries yet */
+	uint32_t pending;	/* switch whose cheapest was taken */
 
 	/* entries written by the last run, in order */
 	struct dqr_change *changes;
@@ -155,7 +157,7 @@ static inline int rr_usable(const struct dqr_fabric *f,
 }
 
 /* reroute_cand.c */
-void rr_cands_reset(struct dqr_reroute *rr);
+void rr_cands_reset(struct dqr_reroute *rr, const struct rr_search *s);
 int rr_cands_ready(struct dqr_reroute *rr);
 int rr_push_candidate(struct dqr_reroute *rr, const struct rr_search *s,
 		      uint32_t sw, uint32_t ch, uint32_t via);

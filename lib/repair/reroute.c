@@ -107,12 +107,14 @@ struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 	rr->disconnected_sw = malloc(sizeof(uint32_t) * n);
 	rr->head = malloc(sizeof(uint32_t) * n);
 	rr->best = malloc(sizeof(uint32_t) * n);
+	rr->old_ch = malloc(sizeof(uint32_t) * n);
 	if (!rr->end_off || !rr->end_port || !rr->comp || !rr->ends_ok ||
 	    !rr->rank ||
 	    !rr->st ||
 	    !rr->stack || !rr->state || !rr->mark || !rr->dead ||
 	    !rr->cost || !rr->hops || !rr->dist || !rr->queue || !rr->out ||
-	    !rr->disconnected_sw || !rr->head || !rr->best) {
+	    !rr->disconnected_sw || !rr->head || !rr->best ||
+	    !rr->old_ch) {
 		dqr_reroute_free(rr);
 		return NULL;
 	}
@@ -152,7 +154,8 @@ void dqr_reroute_free(struct dqr_reroute *rr)
 		     rr->ends_ok, rr->st,
 		     rr->stack, rr->state, rr->mark, rr->dead, rr->cost,
 		     rr->hops, rr->dist, rr->queue, rr->out,
-		     rr->disconnected_sw, rr->head, rr->best, rr->pool,
+		     rr->disconnected_sw, rr->head, rr->best, rr->old_ch,
+		     rr->pool,
 		     rr->heap, rr->changes, rr->uncabled, rr);
 }
 
@@ -503,7 +506,7 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 			1 + linked_ends(rr, cl, rr->disconnected_sw[i], owner);
 
 	own_sw = dqr_ingress_switch(f, owner);
-	rr_cands_reset(rr);
+	rr_cands_reset(rr, &s);
 	if (o->stretch_on && own_sw != DQR_NONE)
 		cable_distances(rr, f, cl, own_sw);
 	if (own_sw != DQR_NONE)

@@ -8,15 +8,19 @@
  * of them and the first that comes to the top settles it.  So each
  * switch keeps its own in a list, and only its cheapest is in the heap
  * of switches: the candidates of a settled switch are never looked at
- * again.  And with turns=each the turn costs (the list's part of the
- * cost, which asks the list about every dependency) are left out when a
- * candidate is pushed, and added when it comes to the top: its cost is
- * then a lower bound, and it goes back with its whole cost.  Only a
- * candidate whose whole cost is on top is tried, in the order (cost,
- * switch, channel), so the choices are those of costing every candidate
- * when pushed.  That needs the list as it was at the push: before a
- * commit changes the list, every candidate still waiting on a lower
- * bound is costed (flush()).
+ * again, and the next cheapest of a switch is looked for only when the
+ * one taken did not settle it.
+ *
+ * With turns=each, what the end ports at the switch add to the cost
+ * (their injection dependencies into the channel, up to one per CA
+ * asked of the list) is left out when a candidate is pushed, and added
+ * when it comes to the top: its cost is then a lower bound, and it goes
+ * back with its whole cost unless that is the same.  Only a candidate
+ * whose whole cost is on top is tried, in the order (cost, switch,
+ * channel), so the choices are those of costing every candidate when
+ * pushed.  That needs the list as it was at the push: before a commit
+ * changes the list, every candidate still waiting on a lower bound is
+ * costed (flush()).
  */
 #include "repair/reroute-internal.h"
 #include "util/mem.h"
@@ -140,28 +144,48 @@ static uint32_t cheapest(const struct dqr_reroute *rr, uint32_t sw)
 	return b;
 }
 
-/* Takes pool entry idx, sw's cheapest, out of sw's list. */
-static int take(struct dqr_reroute *rr, uint32_t sw, uint32_t idx)
+/*
+ * Takes pool entry idx, sw's cheapest, out of sw's list.  Its next
+ * cheapest is found only if it is needed: sw is then "pending", and
+ * unless the candidate settles it, sw's heap entry comes back with
+ * requeue().
+ */
+static void take(struct dqr_reroute *rr, uint32_t sw, uint32_t idx)
 {
 	uint32_t *p = &rr->head[sw];
 
 	while (*p != idx)
 		p = &rr->pool[*p].next;
 	*p = rr->pool[idx].next;
+	rr->best[sw] = DQR_NONE;
+	rr->pending = sw;
+}
+
+/* The pending switch, when still disconnected, back in the heap. */
+static int requeue(struct dqr_reroute *rr)
+{
+	uint32_t sw = rr->pending;
+
+	rr->pending = DQR_NONE;
+	if (sw == DQR_NONE || rr_sw_state(rr, sw) != SW_DISCONNECTED)
+		return 0;
 	rr->best[sw] = cheapest(rr, sw);
 	return rr->best[sw] == DQR_NONE ? 0 : push_best(rr, sw);
 }
 
-void rr_cands_reset(struct dqr_reroute *rr)
+void rr_cands_reset(struct dqr_reroute *rr, const struct rr_search *s)
 {
 	uint32_t i, sw;
 
 	rr->pool_len = rr->heap_len = 0;
 	rr->lazy = 0;
 	rr->gathering = 1;
+	rr->pending = DQR_NONE;
 	for (i = 0; i < rr->num_disconnected_sw; i++) {
 		sw = rr->disconnected_sw[i];
 		rr->head[sw] = rr->best[sw] = DQR_NONE;
+		/* the entry stays until sw is settled: no candidate then */
+		rr->old_ch[sw] = dqr_next_channel(s->f, s->t, sw, s->lid);
 	}
 }
 
@@ -180,15 +204,19 @@ int rr_cands_ready(struct dqr_reroute *rr)
 
 /* ------------------------------------------------------------ costs */
 
-/* The dependencies that attaching sw through ch adds. */
+/*
+ * The dependencies that attaching sw through ch adds: with_via, the one
+ * into via's channel first; then those of the end ports at sw.
+ */
 static void candidate_deps(struct dqr_reroute *rr,
 			   const struct dqr_dyn_order *cl, uint32_t sw,
-			   uint32_t ch, uint32_t via, uint32_t owner)
+			   uint32_t ch, uint32_t via, uint32_t owner,
+			   int with_via)
 {
 	uint32_t i, e;
 
 	rr->num_deps = 0;
-	if (rr->out[via] != DQR_NONE) {
+	if (with_via && rr->out[via] != DQR_NONE) {
 		rr->dep_a[rr->num_deps] = ch;
 		rr->dep_b[rr->num_deps++] = rr->out[via];
 	}
@@ -267,7 +295,7 @@ static uint32_t list_cost(struct dqr_reroute *rr, const struct rr_search *s,
 {
 	uint32_t turns, next;
 
-	candidate_deps(rr, s->cl, c->sw, c->ch, c->via, s->owner);
+	candidate_deps(rr, s->cl, c->sw, c->ch, c->via, s->owner, 1);
 	turns = turn_cost(rr, s->cl, s->o->turns);
 	if (turns == UINT32_MAX)
 		return turns;
@@ -278,6 +306,34 @@ static uint32_t list_cost(struct dqr_reroute *rr, const struct rr_search *s,
 			turns += COST_UPDN_TURN;
 	}
 	return turns;
+}
+
+/*
+ * turns=each, at the push: the turn into via's channel and a new
+ * down-then-up turn.  What the end ports at sw add waits (ends_cost()).
+ */
+static uint32_t via_cost(struct dqr_reroute *rr, const struct rr_search *s,
+			 const struct cand *c)
+{
+	const struct dqr_dyn_order *cl = s->cl;
+	uint32_t out = rr->out[c->via], next;
+
+	if (out == DQR_NONE || dqr_dyn_has_edge(cl, c->ch, out))
+		return 0;
+	next = rr_hop_up(rr, c->sw, c->via) ? DQR_NONE :
+	       dqr_peer_switch(s->f, out);
+	return (cl->pos[c->ch] < cl->pos[out] ? COST_NEW_TURN :
+		COST_REORDER) +
+	       (next != DQR_NONE && rr_hop_up(rr, c->via, next) ?
+		COST_UPDN_TURN : 0);
+}
+
+/* turns=each: what the end ports at sw add, when the list is asked. */
+static uint32_t ends_cost(struct dqr_reroute *rr, const struct rr_search *s,
+			  const struct cand *c)
+{
+	candidate_deps(rr, s->cl, c->sw, c->ch, c->via, s->owner, 0);
+	return turn_cost(rr, s->cl, DQR_TURNS_EACH);
 }
 
 /*
@@ -302,14 +358,15 @@ static int flush(struct dqr_reroute *rr, const struct rr_search *s)
 			c = &rr->pool[k];
 			if (c->exact)
 				continue;
-			/* turns=each never refuses a candidate here */
-			c->cost += list_cost(rr, s, c);
+			c->cost += ends_cost(rr, s, c);
 			c->exact = 1;
 		}
 		rr->best[sw] = cheapest(rr, sw);
 		if (rr->best[sw] != DQR_NONE && push_best(rr, sw))
 			return -1;
 	}
+	/* every disconnected switch is in the heap again */
+	rr->pending = DQR_NONE;
 	return 0;
 }
 
@@ -322,20 +379,24 @@ int rr_next_candidate(struct dqr_reroute *rr, const struct rr_search *s,
 		      struct cand *c)
 {
 	struct cand_top e;
+	uint32_t more;
 
+	if (requeue(rr))
+		return -1;
 	while (rr->heap_len) {
 		e = heap_pop(rr);
 		if (rr_sw_state(rr, e.sw) != SW_DISCONNECTED ||
 		    rr->best[e.sw] != e.idx)
 			continue;
 		*c = rr->pool[e.idx];
-		if (take(rr, e.sw, e.idx))
-			return -1;
-		if (c->exact)
-			return 1;
-		c->cost += list_cost(rr, s, c);
+		more = c->exact ? 0 : ends_cost(rr, s, c);
+		take(rr, e.sw, e.idx);
 		c->exact = 1;
-		if (add_cand(rr, c))
+		/* still the cheapest when the end ports add nothing */
+		if (!more)
+			return 1;
+		c->cost += more;
+		if (add_cand(rr, c) || requeue(rr))
 			return -1;
 	}
 	return 0;
@@ -345,22 +406,28 @@ int rr_push_candidate(struct dqr_reroute *rr, const struct rr_search *s,
 		      uint32_t sw, uint32_t ch, uint32_t via)
 {
 	const struct dqr_reroute_opts *o = s->o;
-	uint32_t old_ch = dqr_next_channel(s->f, s->t, sw, s->lid);
+	uint32_t old_ch = rr->old_ch[sw];
 	struct cand c;
 	uint32_t turns = 0;
 
 	c.sw = sw;
 	c.ch = ch;
 	c.via = via;
-	/* with turns=each the list's part waits (see the top) */
-	c.exact = o->outside_list || o->turns == DQR_TURNS_PATH;
+	c.exact = 1;
 	/* in the re-routing layer the VLs, not the list, hold U-turns */
-	if (!o->outside_list && c.exact) {
+	if (o->outside_list) {
+		turns = 0;
+	} else if (o->turns == DQR_TURNS_PATH) {
 		turns = list_cost(rr, s, &c);
 		if (turns == UINT32_MAX) {
 			s->st->refused++;
 			return 0;
 		}
+	} else {
+		/* the end ports' part waits (see the top) */
+		turns = via_cost(rr, s, &c);
+		c.exact = rr->ends_ok[ch] == rr->ends_gen ||
+			  rr->end_off[sw] == rr->end_off[sw + 1];
 	}
 	c.cost = rr->cost[via] + COST_HOP + turns;
 	if (o->bias)
@@ -427,12 +494,12 @@ int rr_commit_candidate(struct dqr_reroute *rr, const struct rr_search *s,
 	uint32_t i, added = 0;
 	size_t mark;
 
-	candidate_deps(rr, cl, c->sw, c->ch, c->via, s->owner);
+	candidate_deps(rr, cl, c->sw, c->ch, c->via, s->owner, 1);
 	if (rr->lazy && deps_missing(rr, cl)) {
 		/* the list is about to change: cost the waiting ones first */
 		if (flush(rr, s))
 			return -2;
-		candidate_deps(rr, cl, c->sw, c->ch, c->via, s->owner);
+		candidate_deps(rr, cl, c->sw, c->ch, c->via, s->owner, 1);
 	}
 	mark = dqr_dyn_mark(cl);
 	for (i = 0; i < rr->num_deps; i++) {
