@@ -81,7 +81,7 @@ struct dqr_transition {
 	 * Set by a DQR pass for the hand-over it makes: DQR's channel list,
 	 * which holds every dependency of the tables held, so that a
 	 * change it proves safe whole needs no planner
-	 * (dqr_plan_one_stage).  NULL otherwise.
+	 * (dqr_plan_proved).  NULL otherwise.
 	 */
 	struct dqr_dyn_order *held_cl;
 	/*
@@ -92,7 +92,7 @@ struct dqr_transition {
 	 */
 	double t_settled;
 	int deps_in_list;
-	int proved;			/* this one: dqr_plan_one_stage() */
+	int proved;			/* this one: dqr_plan_proved() */
 	uint32_t in_pass;		/* stages answered inside a pass */
 	unsigned first_wait_ms;		/* stage 1's own wait, see begin */
 };
