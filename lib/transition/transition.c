@@ -508,6 +508,66 @@ int dqr_plan_mark_drains(const struct dqr_fabric *f,
 	return ret;
 }
 
+/* Stages w .. k of p as a plan of their own, into q (0, or -1). */
+static int plan_window(const struct dqr_plan *p, uint32_t w, uint32_t k,
+		       struct dqr_plan *q)
+{
+	uint32_t lo = p->stage_off[w], hi = p->stage_off[k + 1], s;
+
+	if (dqr_plan_alloc(q, hi - lo))
+		return -1;
+	memcpy(q->entries, p->entries + lo, sizeof(*q->entries) * (hi - lo));
+	for (s = w; s <= k + 1; s++)
+		q->stage_off[s - w] = p->stage_off[s] - lo;
+	for (s = 0; s <= k - w; s++) {
+		q->stage_num[s] = s + 1;
+		q->stage_reconf[s] = 0;
+	}
+	q->num_entries = hi - lo;
+	q->num_stages = k - w + 1;
+	return 0;
+}
+
+int64_t dqr_plan_laxer_drains(const struct dqr_fabric *f,
+			      const struct dqr_lfts *from,
+			      const struct dqr_plan *p, uint64_t *checked)
+{
+	uint32_t k, w = 0, i;
+	int64_t lax = 0;
+
+	for (k = 1; k < p->num_stages; k++) {
+		struct dqr_lfts *tw;
+		struct dqr_plan q;
+		int bad;
+
+		if (p->stage_drain[k]) {
+			w = k;
+			continue;
+		}
+		tw = dqr_lfts_clone(from);
+		dqr_plan_init(&q);
+		if (!tw || plan_window(p, w, k, &q)) {
+			dqr_lfts_free(tw);
+			return -1;
+		}
+		for (i = 0; i < p->stage_off[w]; i++)
+			if (p->entries[i].lid < tw->lid_count)
+				dqr_lft_set(tw, p->entries[i].sw,
+					    p->entries[i].lid,
+					    p->entries[i].new_port);
+		bad = dqr_plan_mark_drains(f, tw, &q);
+		if (!bad)
+			lax += dqr_plan_drains(&q) != 0;
+		dqr_plan_release(&q);
+		dqr_lfts_free(tw);
+		if (bad)
+			return -1;
+		if (checked)
+			(*checked)++;
+	}
+	return lax;
+}
+
 static void planner_release(struct planner *pl)
 {
 	dqr_dyn_free(pl->dord);

@@ -159,4 +159,17 @@ int dqr_plan_change(const struct dqr_fabric *f, const struct dqr_lfts *from,
 int dqr_plan_mark_drains(const struct dqr_fabric *f,
 			 const struct dqr_lfts *from, struct dqr_plan *p);
 
+/*
+ * p's own drain flags (a plan made otherwise, e.g. dqr_plan_proved())
+ * against the exact judgement of the same time order: for every stage k
+ * that does not wait, with w the last stage before it that waits (0 when
+ * none), stages w .. k replayed from the state before w must need no
+ * drain by dqr_plan_mark_drains().  Returns the stages where that fails
+ * (0: p waits wherever it must), -1 when out of memory; *checked, when
+ * not NULL, counts the stages judged.
+ */
+int64_t dqr_plan_laxer_drains(const struct dqr_fabric *f,
+			      const struct dqr_lfts *from,
+			      const struct dqr_plan *p, uint64_t *checked);
+
 #endif

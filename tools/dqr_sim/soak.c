@@ -335,60 +335,6 @@ static struct dqr_lfts *state_before(const struct dqr_lfts *from,
 }
 
 /*
- * The plan's drain flags against the exact judgement of the same time
- * order: for every stage k that does not wait, with w the last stage
- * before it that waited (0 when none), stages w .. k replayed from the
- * state before w must need no drain (dqr_plan_mark_drains).  Stages
- * where that fails; *checked counts the stages judged.  -1 when out of
- * memory.
- */
-static int64_t laxer_drains(const struct dqr_fabric *f,
-			    const struct dqr_lfts *from,
-			    const struct dqr_plan *p, uint64_t *checked)
-{
-	uint32_t k, w = 0, s, lo, hi;
-	int64_t lax = 0;
-
-	for (k = 1; k < p->num_stages; k++) {
-		struct dqr_lfts *tw;
-		struct dqr_plan q;
-		int bad;
-
-		if (p->stage_drain[k]) {
-			w = k;
-			continue;
-		}
-		lo = p->stage_off[w];
-		hi = p->stage_off[k + 1];
-		tw = state_before(from, p, w);
-		dqr_plan_init(&q);
-		if (!tw || dqr_plan_alloc(&q, hi - lo)) {
-			dqr_lfts_free(tw);
-			return -1;
-		}
-		memcpy(q.entries, p->entries + lo,
-		       sizeof(*q.entries) * (hi - lo));
-		for (s = w; s <= k + 1; s++)
-			q.stage_off[s - w] = p->stage_off[s] - lo;
-		for (s = 0; s <= k - w; s++) {
-			q.stage_num[s] = s + 1;
-			q.stage_reconf[s] = 0;
-		}
-		q.num_entries = hi - lo;
-		q.num_stages = k - w + 1;
-		bad = dqr_plan_mark_drains(f, tw, &q);
-		if (!bad)
-			lax += dqr_plan_drains(&q) != 0;
-		dqr_plan_release(&q);
-		dqr_lfts_free(tw);
-		if (bad)
-			return -1;
-		(*checked)++;
-	}
-	return lax;
-}
-
-/*
  * The new tables on the cabling they serve.  0, or -1 when out of
  * memory; failures are counted and said.
  */
@@ -533,7 +479,7 @@ static int judge_plan_from(struct soak_run *w, const struct dqr_fabric *f,
 		complain(w, "the plan does not end at the new tables");
 	dqr_replay_report_release(&rr);
 	dqr_lfts_free(end);
-	lax = laxer_drains(f, from, p, &t->drain_checks);
+	lax = dqr_plan_laxer_drains(f, from, p, &t->drain_checks);
 	if (lax < 0)
 		return -1;
 	if (lax) {
