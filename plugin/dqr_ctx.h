@@ -7,10 +7,13 @@
  *   dqr_plugin.c     OpenSM's event plugin: create, delete, events
  *   dqr_engine.c     the routing engine's callbacks, base passes
  *   dqr_reconfig.c   the DQR pass: plan, reroute, judge, hand over
+ *   dqr_budget.c     what one DQR pass may spend
  *   dqr_layers.c     the FT paper's re-routing layer on VL 1
  *   dqr_transition.c the staged upload of new tables
  *   dqr_report.c     log lines, the JSON records of reconfigurations
  *                    and transitions
+ *   dqr_status.c     dqr-status and dqr.prom for operators (the text
+ *                    in dqr_status_fmt.c, which knows no OpenSM)
  *   switch_tables.c, subnet_model.c, base_engines.c: OpenSM's switches,
  *                    its subnet and its own engines, at the bottom
  */
@@ -26,6 +29,7 @@
 #include <opensm/osm_opensm.h>
 
 #include "base_engines.h"
+#include "dqr_status.h"
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
 #include "fabric/node_index.h"
@@ -35,6 +39,7 @@
 #include "repair/rerouting_layer.h"
 #include "shape/ftree_shape.h"
 #include "transition/plan.h"
+#include "util/budget.h"
 #include "verify/verify.h"
 
 /*
@@ -139,6 +144,10 @@ struct dqr_ctx {
 	int pass_dqr;
 	int try_uturn;
 	struct dqr_pass_times times;	/* times.project: step 1 */
+	/* what this pass's DQR may spend (dqr_budget.c) */
+	struct dqr_budget budget;
+	unsigned budget_ms, budget_mb;	/* in force: options or auto */
+	size_t rss_at_start;		/* resident bytes when it began */
 	/*
 	 * OpenSM's events, stamped by dqr_plugin.c; a routing pass takes
 	 * and clears them.  Traps come on another thread than the sweep.
@@ -147,6 +156,10 @@ struct dqr_ctx {
 	double t_sweep;
 	struct dqr_fabric *proj;
 	struct dqr_topo_diff diff;
+
+	/* dqr_status.c: the counters of dqr.prom, the last reconfiguration */
+	struct dqr_status_counters status;
+	int said_no_tree;	/* dqr_engine.c: uturn_refused() said it */
 };
 
 #endif

@@ -36,6 +36,7 @@ struct dqr_ctx *dqr_ctx_new(osm_opensm_t *osm, const struct dqr_options *o)
 		free(ctx);
 		return NULL;
 	}
+	dqr_ids_resume(ctx);
 	return ctx;
 }
 
@@ -129,6 +130,17 @@ static void uturn_refused(struct dqr_ctx *ctx, const char *why)
 	else
 		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: 'uturn' does "
 			"not fit (%s), trying 'ftree'\n", why);
+	/* what needs the fat tree, said once: the shape is known now */
+	if (!ctx->said_no_tree && (ctx->opts.stretch != DQR_STRETCH_OFF ||
+				   (ctx->opts.vl_layer &&
+				    ctx->osm->subn.opt.qos)))
+		OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO,
+			"osmdqr: NOTICE: no fat tree, so no re-routing "
+			"layer: vl_layer and stretch= have no effect; DQR "
+			"repairs in one layer and fallback=%s applies where "
+			"that cannot hold the repair\n",
+			dqr_fallback_names[ctx->opts.fallback]);
+	ctx->said_no_tree = 1;
 }
 
 static void log_uturn(struct dqr_ctx *ctx, const struct dqr_ftree *ft,
@@ -380,7 +392,7 @@ static int dqr_build_lid_matrices(void *context)
 static int dqr_build_fwd_tables(void *context)
 {
 	struct dqr_ctx *ctx = context;
-	int ret;
+	int ret, fell = 0;
 
 	ctx->passes++;
 	if (ctx->pass_dqr) {
@@ -389,11 +401,15 @@ static int dqr_build_fwd_tables(void *context)
 		if (!ret)
 			return 0;
 		/* fallback: the base engine routes from scratch */
+		fell = 1;
 		dqr_recon_drop(ctx);
 		if (base_lid_matrices(ctx))
 			return -1;
 	}
-	return base_pass(ctx);
+	ret = base_pass(ctx);
+	/* from the first routing on, the status files say what routes */
+	dqr_status_update(ctx, fell ? DQR_STATUS_FALLBACK : DQR_STATUS_ROUTED);
+	return ret;
 }
 
 static void dqr_destroy(void *context)

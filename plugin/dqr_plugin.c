@@ -17,7 +17,10 @@
 #include <config.h>
 #endif
 
+#include <stdarg.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
 
 /* first: it decides the layout of OpenSM's structs (perfmgr, pthread) */
 #include <opensm/osm_config.h>
@@ -50,6 +53,156 @@ static void say_guarantee(osm_opensm_t *osm)
 		"up*/down* and moves there safely (some pairs wait a drain); "
 		"'qos TRUE' adds the FT paper's re-routing layer on VL 1, "
 		"which holds k - 1 faults per switch group of a fat tree\n");
+}
+
+/* 1 when the operator wrote key=... in event_plugin_options */
+static int given(const char *str, const char *key)
+{
+	size_t n = strlen(key);
+
+	while (str && *str) {
+		str += strspn(str, " \t");
+		if (!strncmp(str, key, n) && str[n] == '=')
+			return 1;
+		str += strcspn(str, " \t");
+	}
+	return 0;
+}
+
+/*
+ * An option combination that cannot work, and what happens instead:
+ * ERR DQ32 when the operator asked for it, a NOTICE when a default
+ * meets the rest.
+ */
+static void conflict(osm_opensm_t *osm, int asked, const char *fmt, ...)
+{
+	char line[640];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (asked)
+		OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR DQ32: osmdqr: %s\n",
+			line);
+	else
+		OSM_LOG(&osm->log, OSM_LOG_SYS | OSM_LOG_INFO,
+			"osmdqr: NOTICE: %s\n", line);
+}
+
+/* Where dqr stands in routing_engine: 0 first, 1 later, -1 absent. */
+static int dqr_place(const char *names)
+{
+	char buf[256], *tok, *save = NULL;
+	int i = 0;
+
+	snprintf(buf, sizeof(buf), "%s", names ? names : "");
+	for (tok = strtok_r(buf, ", \t", &save); tok;
+	     tok = strtok_r(NULL, ", \t", &save), i++)
+		if (!strcmp(tok, "dqr"))
+			return i ? 1 : 0;
+	return -1;
+}
+
+/*
+ * What the re-routing layer (and stretch=, which needs it) cannot have
+ * in this configuration, or NULL.  Whether the fabric is a fat tree is
+ * known only at the first routing (dqr_engine.c says it then).
+ */
+static const char *layer_ruled_out(const osm_subn_opt_t *so,
+				   const struct dqr_options *o, char *buf,
+				   size_t len)
+{
+	if (o->base != DQR_BASE_AUTO && o->base != DQR_BASE_UTURN) {
+		snprintf(buf, len, "base=%s (the layer needs base=uturn, or "
+			 "auto on a fat tree)", dqr_base_engine_name(o->base));
+		return buf;
+	}
+	if (!so->qos)
+		return "qos FALSE (OpenSM programs SL2VL tables only with "
+		       "'qos TRUE')";
+	if (so->max_op_vls < 2) {
+		snprintf(buf, len, "max_op_vls %u (VL 0 only)",
+			 so->max_op_vls);
+		return buf;
+	}
+	return NULL;
+}
+
+/*
+ * Every combination of options and opensm.conf that cannot work, named
+ * once at load with what happens instead.
+ */
+static void say_conflicts(osm_opensm_t *osm, const struct dqr_options *o)
+{
+	const osm_subn_opt_t *so = &osm->subn.opt;
+	const char *str = so->event_plugin_options;
+	const char *fb = dqr_fallback_names[o->fallback];
+	const char *base = dqr_base_engine_name(o->base);
+	const char *why;
+	char buf[128];
+	int place = dqr_place(so->routing_engine_names);
+
+	if (place < 0)
+		conflict(osm, 1, "routing_engine (%s) does not name dqr: the "
+			 "plugin is loaded but OpenSM never calls it and "
+			 "routes on its own; add 'routing_engine dqr' to "
+			 "opensm.conf", so->routing_engine_names ?
+			 so->routing_engine_names : "unset: minhop");
+	else if (place > 0)
+		conflict(osm, 0, "routing_engine %s: dqr routes only when "
+			 "the engines before it fail",
+			 so->routing_engine_names);
+	why = layer_ruled_out(so, o, buf, sizeof(buf));
+	/* vl_layer=on by default: qos FALSE is say_guarantee()'s NOTICE */
+	if (o->vl_layer && why && given(str, "vl_layer"))
+		conflict(osm, 1, "vl_layer=on cannot work with %s: no "
+			 "re-routing layer; where one layer cannot hold a "
+			 "repair, fallback=%s applies", why, fb);
+	else if (o->vl_layer && why && so->qos &&
+		 (o->base == DQR_BASE_AUTO || o->base == DQR_BASE_UTURN))
+		conflict(osm, 0, "vl_layer=on (the default) cannot work with "
+			 "%s: no re-routing layer; where one layer cannot "
+			 "hold a repair, fallback=%s applies", why, fb);
+	if (o->stretch != DQR_STRETCH_OFF && (why || !o->vl_layer))
+		conflict(osm, 1, "stretch=%s needs the re-routing layer, "
+			 "which %s rules out: ignored, DQR takes the "
+			 "shortest legal route in one layer",
+			 dqr_stretch_names[o->stretch],
+			 why ? why : "vl_layer=off");
+	if ((o->base == DQR_BASE_LASH || o->base == DQR_BASE_NUE ||
+	     o->base == DQR_BASE_DFSSSP ||
+	     o->base == DQR_BASE_TORUS_2QOS) && !so->qos)
+		conflict(osm, 1, "base=%s keeps its routes apart by SL on "
+			 "separate VLs, which needs 'qos TRUE' (OpenSM "
+			 "programs SL2VL tables only then): with qos FALSE "
+			 "its routes share VL 0 and may deadlock; the plugin "
+			 "runs it all the same, and DQR stays off while its "
+			 "tables are cyclic on one VL", base);
+	if (o->transition == DQR_TRANSITION_ONESHOT &&
+	    given(str, "drain_ms"))
+		conflict(osm, 1, "drain_ms cannot work with "
+			 "transition=oneshot: every change goes to the "
+			 "switches at once, with no stages to wait between");
+	else if (o->transition == DQR_TRANSITION_ONESHOT)
+		conflict(osm, 0, "transition=oneshot: every change goes to "
+			 "the switches at once, as OpenSM's own engines do; "
+			 "the states in between are not checked and may loop "
+			 "or deadlock");
+	else if (!o->drain_ms)
+		conflict(osm, 0, "drain_ms=0: a stage that needs a drain "
+			 "follows the one before at once, while packets of "
+			 "earlier states may be in flight: such stages are "
+			 "not guaranteed deadlock free");
+	if (!o->verify)
+		conflict(osm, 0, "verify=off: tables go to the switches "
+			 "unverified; no summary line, and DQR's tables are "
+			 "never refused (ERR DQ18)");
+	if (o->fallback == DQR_FALLBACK_NONE && !o->budget_ms)
+		conflict(osm, 1, "fallback=none cannot work with "
+			 "budget_ms=0: every fault is past its budget before "
+			 "DQR answers, and then the base engine routes the "
+			 "whole fabric whatever fallback says");
 }
 
 static void *dqr_create(struct osm_opensm *osm)
@@ -97,6 +250,7 @@ static void *dqr_create(struct osm_opensm *osm)
 		"osmdqr %s: routing engine 'dqr' registered (%s)\n",
 		PACKAGE_VERSION, eff);
 	say_guarantee(osm);
+	say_conflicts(osm, &opts);
 	return ctx;
 }
 

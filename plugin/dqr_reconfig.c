@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* first: it decides the layout of OpenSM's structs (perfmgr, pthread) */
 #include <opensm/osm_config.h>
 #include <opensm/osm_opensm.h>
 
+#include "dqr_budget.h"
 #include "dqr_layers.h"
 #include "dqr_reconfig.h"
 #include "dqr_report.h"
@@ -22,6 +24,9 @@
 #include "subnet_model.h"
 #include "switch_tables.h"
 #include "util/timing.h"
+
+/* the operator's request for a rebalance, in dump_files_dir */
+#define REBALANCE "dqr-rebalance"
 
 static void drop_plan(struct dqr_ctx *ctx)
 {
@@ -53,6 +58,32 @@ static void reroute_opts(const struct dqr_ctx *ctx, struct dqr_reroute_opts *o)
 		dqr_uturn_repair_opts(ctx->ftree, o);
 }
 
+/*
+ * Whether the operator asked for a rebalance: the file REBALANCE in
+ * dump_files_dir, taken (removed) by the pass that sees it.  Repairs
+ * accumulate detours; the base engine on the fabric as it is now
+ * spreads the routes again, and the change goes up planned like any
+ * other.  A file, because OpenSM gives an event plugin no command of its
+ * own; a heavy sweep (SIGHUP, or the console's "resweep heavy") makes a
+ * routing pass see it at once.
+ */
+static int rebalance_asked(struct dqr_ctx *ctx)
+{
+	const char *dir = ctx->osm->subn.opt.dump_files_dir;
+	char path[4096];
+
+	if (!dir || !*dir)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, REBALANCE);
+	if (unlink(path))
+		return 0;
+	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: rebalance asked for "
+		"(%s, now removed): the base engine routes the fabric as it "
+		"is now and the change goes up as a planned transition\n",
+		path);
+	return 1;
+}
+
 int dqr_plan_pass(struct dqr_ctx *ctx)
 {
 	osm_log_t *log = &ctx->osm->log;
@@ -62,8 +93,9 @@ int dqr_plan_pass(struct dqr_ctx *ctx)
 	char err[256];
 
 	drop_plan(ctx);
-	if (!ctx->recon_ready)
+	if (rebalance_asked(ctx) || !ctx->recon_ready)
 		return -1;
+	dqr_budget_start(ctx, dqr_now_ms());
 	if (dqr_subnet_model_build(&ctx->osm->subn, &cur, &ignored, &ms,
 				   err, sizeof(err))) {
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ11: dqr: cannot model the "
@@ -178,19 +210,47 @@ int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 	return 0;
 }
 
+/* How long the switches have to answer the Gets of their tables. */
+#define FETCH_TIMEOUT_MS 10000
+
+/*
+ * The first sweep as master (OpenSM started, restarted or took over from
+ * another SM): OpenSM does not know what the switches hold and would
+ * send every block at once.  Asks them, so that the change from the
+ * tables of the SM before goes up planned like any other.  The time it
+ * took in ms, or -1 (logged) when some switch did not answer.
+ */
+static double learn_tables_held(struct dqr_ctx *ctx, const char *what,
+				uint32_t *asked)
+{
+	uint32_t unanswered;
+	double t0 = dqr_now_ms();
+
+	dqr_fetch_tables(ctx->osm, FETCH_TIMEOUT_MS, asked, &unanswered);
+	if (!unanswered)
+		return dqr_now_ms() - t0;
+	OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ34: dqr: first sweep as "
+		"master: %u of the %u LFT blocks asked for were not answered "
+		"in %u ms; %s goes up at once, as OpenSM's own engines do, and "
+		"the change from the tables held is NOT checked\n",
+		unanswered, *asked, FETCH_TIMEOUT_MS, what);
+	return -1;
+}
+
 int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		  const struct dqr_lfts *target, const char *what)
 {
 	struct dqr_lfts *held = NULL;
-	int ret;
+	uint32_t asked = 0;
+	double ms = -1;
+	int ret, blank;
 
 	/*
-	 * Nothing held yet, OpenSM's own way asked for, or a base whose
-	 * one-layer graph is cyclic by design (it keeps its routes apart by
-	 * SL, which a one-layer plan cannot see): all at once.
+	 * OpenSM's own way asked for, or a base whose one-layer graph is
+	 * cyclic by design (it keeps its routes apart by SL, which a
+	 * one-layer plan cannot see): all at once.
 	 */
-	if (ctx->osm->subn.first_time_master_sweep ||
-	    ctx->opts.transition == DQR_TRANSITION_ONESHOT ||
+	if (ctx->opts.transition == DQR_TRANSITION_ONESHOT ||
 	    (!ctx->recon_ready && dqr_bases_layered(&ctx->bases))) {
 		ret = dqr_write_tables(ctx->osm, f, target);
 		goto out;
@@ -200,7 +260,28 @@ int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		ret = dqr_transition_continue(ctx);
 		goto out;
 	}
+	if (ctx->osm->subn.first_time_master_sweep) {
+		ms = learn_tables_held(ctx, what, &asked);
+		if (ms < 0) {
+			ret = dqr_write_tables(ctx->osm, f, target);
+			goto out;
+		}
+	}
 	held = dqr_read_held(ctx->osm, f, target);
+	if (held && ms >= 0) {
+		blank = dqr_tables_blank(held);
+		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: first sweep as "
+			"master: read %u LFT blocks in %.1f ms; %s\n", asked,
+			ms, blank ? "the switches route nothing yet, the "
+			"tables go up at once" : "the switches hold the "
+			"tables of an SM before, the change goes up as a "
+			"planned transition");
+		/* no SM routed this fabric before: nothing can be in flight */
+		if (blank) {
+			ret = dqr_write_tables(ctx->osm, f, target);
+			goto out;
+		}
+	}
 	if (!held) {
 		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ23: dqr: out "
 			"of memory reading the tables held; %s not uploaded, "
@@ -251,6 +332,26 @@ static void log_outcome(struct dqr_ctx *ctx, int ret, int layer,
 	}
 }
 
+/*
+ * Past the budget before an answer was ready: DQR's state is half done
+ * and the fallback is a full routing, planned and uploaded as safely as
+ * any change of tables.
+ */
+static int over_budget(struct dqr_ctx *ctx, const struct dqr_recon_result *res)
+{
+	char why[96];
+
+	dqr_budget_fmt_over(ctx, why, sizeof(why));
+	dqr_log_reconfig(ctx, res, "past its budget, not uploaded");
+	OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ30: dqr: "
+		"reconfiguration %" PRIu64 " past its budget (%s) before DQR "
+		"had an answer; falling back: the base engine routes the "
+		"whole fabric (up*/down* where its tables are cyclic) and the "
+		"change goes up in a safe order, withdrawn first where needed "
+		"(budget_ms, budget_mb)\n", ctx->reconfigs, why);
+	return -1;
+}
+
 int dqr_run_pass(struct dqr_ctx *ctx)
 {
 	osm_log_t *log = &ctx->osm->log;
@@ -265,6 +366,8 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	int ret, bad, layer;
 
 	reroute_opts(ctx, &o);
+	/* a fault's reroute has a budget; the start after a base has not */
+	o.budget = &ctx->budget;
 	dqr_layers_stretch(ctx, &o);
 	ret = dqr_recon_update(&ctx->recon, ctx->proj, &ctx->diff, &o, &res);
 	if (ret == DQR_RECON_OK && !res.ports_failed &&
@@ -284,8 +387,10 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 			"rerouting; falling back to base routing\n");
 		return -1;
 	}
-	layer = dqr_layers_update(ctx, ret, &o);
+	layer = ret == DQR_RECON_OVER ? -1 : dqr_layers_update(ctx, ret, &o);
 	ctx->times.reroute = dqr_now_ms() - t0;
+	if (dqr_budget_over(&ctx->budget))
+		return over_budget(ctx, &res);
 	if (layer < 0 && ctx->opts.fallback == DQR_FALLBACK_BASE) {
 		dqr_log_reconfig(ctx, &res, "no legal route, not uploaded");
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ16: dqr: no deadlock-free "

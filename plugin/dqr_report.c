@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -16,12 +17,17 @@
 
 #include "dqr_report.h"
 #include "routes/route_walk.h"
+#include "util/id_tail.h"
 #include "util/timing.h"
 #include "verify/verify.h"
 
 /* the cycle's ERROR line shows this many channels at most */
 #define CYCLE_SHOW_MAX 16
 #define RECONFIG_LOG "dqr-reconfig.log"
+/* written by dqr_transition.c; its ids are transition ids */
+#define TRANSITION_DUMP "dqr-transition.dump"
+/* a record is far shorter: the last one is always in the tail read */
+#define ID_TAIL_BYTES 65536
 
 static int fmt_channel(const struct dqr_fabric *f, uint32_t ch, char *buf,
 		       size_t len)
@@ -101,29 +107,6 @@ static void log_examples(struct dqr_ctx *ctx)
 			dqr_pair_kind_name(x->kind), src, x->dlid,
 			dqr_walk_result_name(x->result), at);
 	}
-}
-
-void dqr_fmt_base(const struct dqr_ctx *ctx, char *buf, size_t len)
-{
-	const struct dqr_bases *b = &ctx->bases;
-	size_t used;
-	int id, first = 1;
-
-	used = snprintf(buf, len, "%s", ctx->ran_uturn ? "uturn" :
-			b->ran ? dqr_base_name(b->ran) : "none");
-	if (ctx->opts.base != DQR_BASE_AUTO || used >= len)
-		return;
-	used += snprintf(buf + used, len - used, " (auto");
-	for (id = 0; id < DQR_BASE_NUM && used < len; id++) {
-		if (!(b->failed & (1u << id)))
-			continue;
-		used += snprintf(buf + used, len - used, "%s%s",
-				 first ? "; failed: " : ", ",
-				 dqr_base_engine_name(id));
-		first = 0;
-	}
-	if (used < len)
-		snprintf(buf + used, len - used, ")");
 }
 
 static void log_pass(struct dqr_ctx *ctx, const char *what, double ms_model,
@@ -214,6 +197,226 @@ static FILE *open_record(struct dqr_ctx *ctx, char *stamp, size_t len)
 	return fp;
 }
 
+/* links, switches and cut-off LIDs the log line names; the rest counted */
+#define NAMES_SHOW 3
+
+/*
+ * s for a log line or a JSON string, between quotes: a node description
+ * is whatever the node says, quotes and control characters included.
+ */
+static void esc(const char *s, char *buf, size_t len)
+{
+	size_t k = 0;
+	unsigned char c;
+
+	for (; *s && k + 7 < len; s++) {
+		c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			k += (size_t)snprintf(buf + k, len - k, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			k += (size_t)snprintf(buf + k, len - k, "\\u%04x", c);
+		else
+			buf[k++] = (char)c;
+	}
+	buf[k] = '\0';
+}
+
+/* "desc" 0x<guid> of node */
+static int fmt_node(const struct dqr_fabric *f, uint32_t node, char *buf,
+		    size_t len)
+{
+	char d[400];
+
+	esc(dqr_node_name(f, node), d, sizeof(d));
+	return snprintf(buf, len, "\"%s\" 0x%016" PRIx64, d,
+			f->nodes[node].guid);
+}
+
+/* "a" 0x.. port 5 <-> "b" 0x.. port 1: the cable at switch port p */
+static int fmt_link(const struct dqr_fabric *f, uint32_t p, char *buf,
+		    size_t len)
+{
+	uint32_t q = dqr_peer_port(f, p);
+	int n;
+
+	n = fmt_node(f, f->ports[p].node, buf, len);
+	if (n < 0 || (size_t)n >= len)
+		return n;
+	n += snprintf(buf + n, len - (size_t)n, " port %u <-> ",
+		      f->ports[p].num);
+	if ((size_t)n >= len)
+		return n;
+	if (q == DQR_NONE)
+		return n + snprintf(buf + n, len - (size_t)n, "?");
+	n += fmt_node(f, f->ports[q].node, buf + n, len - (size_t)n);
+	if ((size_t)n >= len)
+		return n;
+	return n + snprintf(buf + n, len - (size_t)n, " port %u",
+			    f->ports[q].num);
+}
+
+/*
+ * "; <what>: A, B, C and 4 more" for the first NAMES_SHOW of items
+ * (cables by a switch port, or switch nodes), appended at buf + *used.
+ */
+static void fmt_list(const struct dqr_fabric *f, const char *what,
+		     const uint32_t *items, uint32_t n, int links, char *buf,
+		     size_t len, size_t *used)
+{
+	char one[900];
+	uint32_t i;
+
+	for (i = 0; i < n && i < NAMES_SHOW && *used < len; i++) {
+		if (links)
+			fmt_link(f, items[i], one, sizeof(one));
+		else
+			fmt_node(f, items[i], one, sizeof(one));
+		*used += (size_t)snprintf(buf + *used, len - *used, "%s%s",
+					  i ? ", " : "; ", i ? "" : what);
+		if (*used < len)
+			*used += (size_t)snprintf(buf + *used, len - *used,
+						  "%s", one);
+	}
+	if (n > NAMES_SHOW && *used < len)
+		*used += (size_t)snprintf(buf + *used, len - *used,
+					  " and %u more", n - NAMES_SHOW);
+}
+
+/* What failed and what came back, for the reconfiguration's line. */
+static void fmt_changed(const struct dqr_ctx *ctx, char *buf, size_t len)
+{
+	const struct dqr_recon_change *c = &ctx->recon.change;
+	const struct dqr_fabric *f = ctx->recon.ref;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	fmt_list(f, "links failed: ", c->links_failed, c->num_links_failed,
+		 1, buf, len, &used);
+	fmt_list(f, "links back: ", c->links_returned, c->num_links_returned,
+		 1, buf, len, &used);
+	fmt_list(f, "switches lost: ", c->lost, c->num_lost, 0, buf, len,
+		 &used);
+	fmt_list(f, "switches back: ", c->returned, c->num_returned, 0, buf,
+		 len, &used);
+}
+
+/*
+ * The ERROR line of entries left cut off: the first LIDs with their
+ * node and the switches that cannot reach them.
+ */
+static void log_cut(struct dqr_ctx *ctx)
+{
+	const struct dqr_recon_change *c = &ctx->recon.change;
+	const struct dqr_fabric *f = ctx->recon.ref;
+	char line[3072], one[512];
+	uint32_t i, j, lid, sw, owner, lids = 0, shown = 0, on;
+	size_t used = 0;
+
+	line[0] = '\0';
+	for (i = 0; i < c->num_cut; i = j) {
+		lid = (uint32_t)(c->cut[i] >> 32);
+		for (j = i; j < c->num_cut && c->cut[j] >> 32 == lid; j++)
+			;
+		lids++;
+		if (shown == NAMES_SHOW || used >= sizeof(line))
+			continue;
+		shown++;
+		owner = dqr_lid_owner(f, lid);
+		if (owner == DQR_NONE)
+			snprintf(one, sizeof(one), "?");
+		else
+			fmt_node(f, f->ports[owner].node, one, sizeof(one));
+		used += (size_t)snprintf(line + used, sizeof(line) - used,
+					 "%sLID %u (%s) from ", shown > 1 ?
+					 "; " : "", lid, one);
+		for (on = 0; on < j - i && on < NAMES_SHOW; on++) {
+			sw = (uint32_t)c->cut[i + on];
+			if (used >= sizeof(line) || sw >= f->num_switches)
+				break;
+			fmt_node(f, f->switches[sw], one, sizeof(one));
+			used += (size_t)snprintf(line + used,
+						 sizeof(line) - used, "%s%s",
+						 on ? ", " : "", one);
+		}
+		if (j - i > NAMES_SHOW && used < sizeof(line))
+			used += (size_t)snprintf(line + used,
+						 sizeof(line) - used,
+						 " and %u more switches",
+						 j - i - NAMES_SHOW);
+	}
+	if (lids > shown && used < sizeof(line))
+		snprintf(line + used, sizeof(line) - used, "; and %u more "
+			 "LIDs", lids - shown);
+	OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ33: dqr: "
+		"reconfiguration %" PRIu64 " leaves %u entries for %u LIDs "
+		"without a legal route though a cable path joins them: %s\n",
+		ctx->reconfigs, c->num_cut, lids, line);
+}
+
+/* ,"key":[{"desc":"..","guid":"0x.."},...] */
+static void json_nodes(FILE *fp, const struct dqr_fabric *f, const char *key,
+		       const uint32_t *nodes, uint32_t n)
+{
+	char d[400];
+	uint32_t i;
+
+	fprintf(fp, ",\"%s\":[", key);
+	for (i = 0; f && i < n; i++) {
+		esc(dqr_node_name(f, nodes[i]), d, sizeof(d));
+		fprintf(fp, "%s{\"desc\":\"%s\",\"guid\":\"0x%016" PRIx64
+			"\"}", i ? "," : "", d, f->nodes[nodes[i]].guid);
+	}
+	fputc(']', fp);
+}
+
+/* {"desc":"..","guid":"0x..","port":N} of port p, null without one */
+static void json_end(FILE *fp, const struct dqr_fabric *f, uint32_t p)
+{
+	char d[400];
+	uint32_t node;
+
+	if (p == DQR_NONE) {
+		fputs("null", fp);
+		return;
+	}
+	node = f->ports[p].node;
+	esc(dqr_node_name(f, node), d, sizeof(d));
+	fprintf(fp, "{\"desc\":\"%s\",\"guid\":\"0x%016" PRIx64 "\","
+		"\"port\":%u}", d, f->nodes[node].guid, f->ports[p].num);
+}
+
+/* ,"key":[{"a":{..},"b":{..}},...]: the cables at switch ports ports */
+static void json_links(FILE *fp, const struct dqr_fabric *f, const char *key,
+		       const uint32_t *ports, uint32_t n)
+{
+	uint32_t i;
+
+	fprintf(fp, ",\"%s\":[", key);
+	for (i = 0; f && i < n; i++) {
+		fprintf(fp, "%s{\"a\":", i ? "," : "");
+		json_end(fp, f, ports[i]);
+		fputs(",\"b\":", fp);
+		json_end(fp, f, dqr_peer_port(f, ports[i]));
+		fputc('}', fp);
+	}
+	fputc(']', fp);
+}
+
+static void json_changed(FILE *fp, const struct dqr_ctx *ctx)
+{
+	const struct dqr_recon_change *c = &ctx->recon.change;
+	const struct dqr_fabric *f = ctx->recon.ref;
+
+	json_links(fp, f, "links_failed", c->links_failed,
+		   c->num_links_failed);
+	json_links(fp, f, "links_returned", c->links_returned,
+		   c->num_links_returned);
+	json_nodes(fp, f, "switches_lost", c->lost, c->num_lost);
+	json_nodes(fp, f, "switches_returned", c->returned, c->num_returned);
+}
+
 static void json_line(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
 		      const char *outcome)
 {
@@ -238,7 +441,7 @@ static void json_line(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
 		"\"unreachable_entries\":%" PRIu64 ",\"failed_entries\":%"
 		PRIu64 ",\"compute_us\":%.0f,\"list_us\":%.0f,"
 		"\"since\":\"%s\",\"project_ms\":%.3f,\"reroute_ms\":%.3f,"
-		"\"verify_ms\":%.3f,\"plan_ms\":%.3f,\"handed_ms\":%s}\n",
+		"\"verify_ms\":%.3f,\"plan_ms\":%.3f,\"handed_ms\":%s",
 		ctx->reconfigs, stamp, outcome, ctx->diff.links_missing,
 		ctx->diff.nodes_missing, r->ports_failed, r->ports_recovered,
 		r->from_original ? "true" : "false", s->lids_disconnected,
@@ -246,6 +449,8 @@ static void json_line(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
 		r->diff.blocks, r->diff.switches, s->turns, s->reorders,
 		s->moved, s->unreachable, s->failed, r->us_total, r->us_list,
 		t->since, t->project, t->reroute, t->verify, t->plan, handed);
+	json_changed(fp, ctx);
+	fputs("}\n", fp);
 	fclose(fp);
 }
 
@@ -254,14 +459,15 @@ void dqr_log_reconfig(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
 {
 	const struct dqr_reroute_stats *s = &r->rs;
 	const struct dqr_pass_times *t = &ctx->times;
-	char handed[96] = "not handed to OpenSM";
+	char handed[96] = "not handed to OpenSM", named[3072];
 
 	if (t->handed >= 0)
 		snprintf(handed, sizeof(handed), "first stage handed to "
 			 "OpenSM %.2f ms from the %s", t->handed, t->since);
+	fmt_changed(ctx, named, sizeof(named));
 	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
 		"dqr: reconfiguration %" PRIu64 " (%s): %u cables down, %u "
-		"nodes missing (%u switch ports newly down, %u back%s); "
+		"nodes missing (%u switch ports newly down, %u back%s)%s; "
 		"disconnected flows: %" PRIu64 " entries for %" PRIu64
 		" LIDs (%" PRIu64 " pairs); changed %" PRIu64 " entries in %"
 		PRIu64 " blocks on %u switches; turns enabled %" PRIu64
@@ -271,12 +477,17 @@ void dqr_log_reconfig(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
 		"verify %.2f ms, plan %.2f ms; %s\n", ctx->reconfigs, outcome,
 		ctx->diff.links_missing, ctx->diff.nodes_missing,
 		r->ports_failed, r->ports_recovered,
-		r->from_original ? ", from the original tables" : "",
+		r->from_original ? ", from the original tables" : "", named,
 		s->disconnected, s->lids_disconnected, s->disconnected_pairs,
 		r->diff.entries, r->diff.blocks, r->diff.switches, s->turns,
 		s->moved, s->unreachable, s->failed, r->us_total, t->project,
 		t->reroute, t->verify, t->plan, handed);
+	/* "no legal route" and "no legal route, not uploaded" */
+	if (ctx->recon.change.num_cut && ctx->recon.ref &&
+	    !strncmp(outcome, "no legal route", 14))
+		log_cut(ctx);
 	json_line(ctx, r, outcome);
+	dqr_status_reconfig(ctx, r, outcome);
 }
 
 /* Stage s's upload (handed -> answered), or the drain after it. */
@@ -348,4 +559,54 @@ void dqr_record_transition(struct dqr_ctx *ctx,
 	json_spans(fp, "drain_ms", x, 1);
 	fputs("}\n", fp);
 	fclose(fp);
+}
+
+/*
+ * The largest id after each prefix in the tail of dir/name (0 when none);
+ * 0, or -1 when the file is there but unreadable (logged).
+ */
+static int tail_ids(struct dqr_ctx *ctx, const char *dir, const char *name,
+		    const char *const *prefix, uint64_t *max, int n)
+{
+	char path[4096], *buf;
+	size_t len;
+	int cut, ret, i;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	ret = dqr_id_tail_read(path, ID_TAIL_BYTES, &buf, &len, &cut);
+	if (ret < 0) {
+		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: cannot read the "
+			"last ids in %s (%s); ids may repeat earlier ones\n",
+			path, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		max[i] = dqr_id_tail_scan(buf, len, cut, prefix[i]);
+	free(buf);
+	return 0;
+}
+
+void dqr_ids_resume(struct dqr_ctx *ctx)
+{
+	static const char *const json[2] = { "{\"id\":", "{\"transition\":" };
+	static const char *const dump[1] = { "" };
+	const char *dir = ctx->osm->subn.opt.dump_files_dir;
+	uint64_t last[2] = { 0, 0 }, in_dump = 0;
+
+	if (!dir || !*dir)
+		return;
+	tail_ids(ctx, dir, RECONFIG_LOG, json, last, 2);
+	tail_ids(ctx, dir, TRANSITION_DUMP, dump, &in_dump, 1);
+	if (in_dump > last[1])
+		last[1] = in_dump;
+	if (!last[0] && !last[1])
+		return;
+	if (last[0] > ctx->reconfigs)
+		ctx->reconfigs = last[0];
+	if (last[1] > ctx->transitions)
+		ctx->transitions = last[1];
+	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: %s holds records up to "
+		"reconfiguration %" PRIu64 " and transition %" PRIu64
+		" of earlier runs: this run numbers on from there\n", dir,
+		ctx->reconfigs, ctx->transitions);
 }

@@ -39,7 +39,13 @@ void dqr_record_transition(struct dqr_ctx *ctx,
 void dqr_fmt_stage_spans(char *buf, size_t len,
 			 const struct dqr_transition *x, int drain);
 
-/* "ftree" or "updn (auto; failed: ftree)" */
-void dqr_fmt_base(const struct dqr_ctx *ctx, char *buf, size_t len);
+/*
+ * Once, when the context is made: continues ctx->reconfigs and
+ * ctx->transitions after the largest ids in the tails of
+ * dqr-reconfig.log and dqr-transition.dump in dump_files_dir, so that
+ * records of runs before a restart or a failover keep their own ids.
+ */
+void dqr_ids_resume(struct dqr_ctx *ctx);
+
 
 #endif

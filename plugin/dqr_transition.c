@@ -215,6 +215,7 @@ static int upload_in_pass(struct dqr_ctx *ctx)
 		}
 		x->times[x->next - 1].answered = dqr_now_ms();
 		x->in_pass++;
+		dqr_status_update(ctx, DQR_STATUS_STAGE);
 	}
 	return upload_stage(ctx);
 }
@@ -243,13 +244,20 @@ static int plan(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	else
 		ret = dqr_plan_change(f, held, target, cl, p, rep);
 	ctx->times.plan = dqr_now_ms() - t0;
-	if (ret || one)
+	if (ret)
 		return ret;
-	if (!rep->safe)
+	if (!rep->safe && one)
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ22: dqr: transition %"
+			PRIu64 " (%s) NOT uploaded: no order of the %u changed "
+			"entries on two layers keeps every intermediate state "
+			"loop free and deadlock free (%s); falling back to the "
+			"base engine, whose change goes up in a safe order\n",
+			id, what, rep->entries, rep->reason);
+	else if (!rep->safe)
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ22: dqr: transition %"
 			PRIu64 " (%s) NOT uploaded: %s; the switches keep "
 			"the tables they hold\n", id, what, rep->reason);
-	else if (rep->withdrawn)
+	else if (!one && rep->withdrawn)
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ28: dqr: transition %"
 			PRIu64 " (%s): no order of the %u changed entries "
 			"keeps every intermediate state loop free and deadlock "
@@ -292,6 +300,7 @@ int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		OSM_LOG(log, OSM_LOG_INFO, "dqr: transition %" PRIu64 " left "
 			"after %u of %u stages: the fabric changed again\n",
 			x->id, x->next, x->plan.num_stages);
+		dqr_status_update(ctx, DQR_STATUS_LEFT);
 		/* the switches hold a mix no channel list describes */
 		cl = NULL;
 		x->t_settled = (x->confirmed ? x->t_confirmed : now) +
@@ -307,13 +316,16 @@ int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	r = -1;
 	if (x->fabric && x->state && x->target &&
 	    !plan(ctx, f, held, target, one, cl, what, &rep)) {
-		r = !rep.safe && !one;
+		r = !rep.safe;
 		if (!r)
 			x->times = calloc(x->plan.num_stages + 1,
 					  sizeof(*x->times));
 	}
 	if (r == 1) {
 		transition_drop(ctx);
+		/* the layered plan's SLs went with it: route again */
+		if (one)
+			return -1;
 		dqr_keep_tables(ctx->osm);
 		return 0;
 	}
@@ -332,22 +344,14 @@ int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		return dqr_write_tables(ctx->osm, f, target);
 	}
 	x->id = ++ctx->transitions;
-	if (!rep.safe)
-		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ22: dqr: transition %"
-			PRIu64 " (%s): no order of the %u changed entries "
-			"keeps every intermediate state loop free and deadlock "
-			"free: %s; uploading in the least risky order\n", x->id,
-			what, rep.entries, rep.reason);
 	OSM_LOG(log, OSM_LOG_INFO, "dqr: transition %" PRIu64 " (%s): %u "
 		"entries on %u switches for %u LIDs in %u stages (largest "
-		"%u), %s%" PRIu64 " union checks, planned in %.2f ms, %s; "
-		"stages that wait a drain: %u\n",
+		"%u), %s%" PRIu64 " union checks, planned in %.2f ms, "
+		"every stage safe; stages that wait a drain: %u\n",
 		x->id, what, rep.entries, rep.switches, rep.dlids,
 		rep.stages, rep.max_stage,
 		rep.proved ? "proved against the channel list, " :
-		"", rep.checks, rep.ms,
-		rep.safe ? "every stage safe" : "NOT safe",
-		dqr_plan_drains(&x->plan));
+		"", rep.checks, rep.ms, dqr_plan_drains(&x->plan));
 	x->next = 0;
 	x->drain_ms = drain_delay_ms(ctx);
 	snprintf(x->what, sizeof(x->what), "%s", what);
@@ -429,6 +433,7 @@ void dqr_transition_routing_done(struct dqr_ctx *ctx)
 	x->confirmed = 1;
 	x->t_confirmed = now;
 	x->times[x->next - 1].answered = now;
+	dqr_status_update(ctx, DQR_STATUS_STAGE);
 	if (x->next < x->plan.num_stages) {
 		if (!x->plan.stage_drain[x->next]) {
 			/* nothing in flight can hurt it: no drain */
@@ -455,4 +460,5 @@ void dqr_transition_routing_done(struct dqr_ctx *ctx)
 	x->active = 0;
 	x->t_settled = now + x->drain_ms;
 	x->deps_in_list = x->proved;
+	dqr_status_update(ctx, DQR_STATUS_DONE);
 }

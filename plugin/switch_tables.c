@@ -10,6 +10,7 @@
 #include <opensm/osm_config.h>
 #include <opensm/osm_opensm.h>
 #include <opensm/osm_switch.h>
+#include <opensm/osm_sm.h>
 #include <opensm/osm_ucast_mgr.h>
 
 #include "util/timing.h"
@@ -164,4 +165,99 @@ int dqr_push_tables_now(osm_opensm_t *osm, unsigned timeout_ms)
 	CL_PLOCK_EXCL_ACQUIRE(&osm->lock);
 	pending = osm->stats.qp0_mads_outstanding || any_pending(osm);
 	return pending;
+}
+
+/*
+ * A block not yet answered holds this in every entry: a port no switch
+ * with fewer ports can hold in all 64 entries of a block.
+ */
+#define UNREAD_PORT 0xfe
+
+static uint32_t lft_blocks(const osm_switch_t *p_sw)
+{
+	uint32_t n = p_sw->max_lid_ho / IB_SMP_DATA_SIZE + 1;
+
+	if ((size_t)n * IB_SMP_DATA_SIZE > p_sw->lft_size)
+		n = p_sw->lft_size / IB_SMP_DATA_SIZE;
+	return n;
+}
+
+static int block_unread(const osm_switch_t *p_sw, uint32_t b)
+{
+	const uint8_t *p = p_sw->lft + (size_t)b * IB_SMP_DATA_SIZE;
+	uint32_t i;
+
+	if (p_sw->num_ports > UNREAD_PORT)
+		return 0;
+	for (i = 0; i < IB_SMP_DATA_SIZE; i++)
+		if (p[i] != UNREAD_PORT)
+			return 0;
+	return 1;
+}
+
+static uint32_t ask_blocks(osm_opensm_t *osm, osm_switch_t *p_sw)
+{
+	osm_physp_t *p_physp = osm_node_get_physp_ptr(p_sw->p_node, 0);
+	osm_madw_context_t context;
+	uint32_t b, n = lft_blocks(p_sw), asked = 0;
+
+	if (!p_physp || !p_sw->lft)
+		return 0;
+	memset(&context, 0, sizeof(context));
+	context.lft_context.node_guid = osm_node_get_node_guid(p_sw->p_node);
+	context.lft_context.set_method = FALSE;
+	for (b = 0; b < n; b++) {
+		memset(p_sw->lft + (size_t)b * IB_SMP_DATA_SIZE, UNREAD_PORT,
+		       IB_SMP_DATA_SIZE);
+		if (osm_req_get(&osm->sm, osm_physp_get_dr_path_ptr(p_physp),
+				IB_MAD_ATTR_LIN_FWD_TBL, cl_hton32(b), FALSE,
+				ib_port_info_get_m_key(&p_physp->port_info),
+				0, CL_DISP_MSGID_NONE, &context) == IB_SUCCESS)
+			asked++;
+	}
+	return asked;
+}
+
+void dqr_fetch_tables(osm_opensm_t *osm, unsigned timeout_ms,
+		      uint32_t *asked, uint32_t *unanswered)
+{
+	cl_qmap_t *tbl = &osm->subn.sw_guid_tbl;
+	cl_map_item_t *item;
+	double t0 = dqr_now_ms();
+	uint32_t b, n;
+
+	*asked = *unanswered = 0;
+	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
+	     item = cl_qmap_next(item))
+		*asked += ask_blocks(osm, (osm_switch_t *)item);
+	/* the answers are stored under OpenSM's lock, which the pass holds */
+	CL_PLOCK_RELEASE(&osm->lock);
+	while (osm->stats.qp0_mads_outstanding &&
+	       dqr_now_ms() - t0 < timeout_ms)
+		usleep(200);
+	CL_PLOCK_EXCL_ACQUIRE(&osm->lock);
+	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
+	     item = cl_qmap_next(item)) {
+		osm_switch_t *p_sw = (osm_switch_t *)item;
+
+		if (!p_sw->lft)
+			continue;
+		n = lft_blocks(p_sw);
+		for (b = 0; b < n; b++)
+			*unanswered += block_unread(p_sw, b);
+	}
+}
+
+int dqr_tables_blank(const struct dqr_lfts *t)
+{
+	uint32_t sw, lid;
+	uint8_t p;
+
+	for (sw = 0; sw < t->num_switches; sw++)
+		for (lid = 1; lid < t->lid_count; lid++) {
+			p = dqr_lft_get(t, sw, lid);
+			if (p != 0 && p != DQR_NO_PATH)
+				return 0;
+		}
+	return 1;
 }

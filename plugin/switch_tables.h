@@ -48,4 +48,21 @@ void dqr_keep_tables(osm_opensm_t *osm);
  */
 int dqr_push_tables_now(osm_opensm_t *osm, unsigned timeout_ms);
 
+/*
+ * Inside a routing pass: asks every switch for its LFT blocks up to its
+ * max LID (LinearForwardingTable Get), waits at most timeout_ms for the
+ * answers, which OpenSM's own receiver stores in p_sw->lft, and counts
+ * the blocks asked for and those left unanswered.  For the first sweep
+ * as master, when p_sw->lft is not yet what the switches hold: a
+ * restart or a failover finds the tables of the SM before in force.
+ */
+void dqr_fetch_tables(osm_opensm_t *osm, unsigned timeout_ms,
+		      uint32_t *asked, uint32_t *unanswered);
+
+/*
+ * 1 when t, read from the switches, routes nothing anywhere: every entry
+ * no path or port 0 (a fabric no SM has routed yet).
+ */
+int dqr_tables_blank(const struct dqr_lfts *t);
+
 #endif

@@ -49,6 +49,8 @@ const char *const dqr_stretch_names[] = { "0", "1", "2", "3", "4", "off",
  */
 #define OPTION(field, type, choices, max)				\
 	{ #field, type, offsetof(struct dqr_options, field), choices, 0, max }
+#define OPTION_MIN(field, type, min, max)				\
+	{ #field, type, offsetof(struct dqr_options, field), NULL, min, max }
 
 static const struct dqr_opt_spec dqr_option_table[] = {
 	OPTION(base, DQR_OPT_CHOICE, dqr_base_engine_names, 0),
@@ -60,9 +62,12 @@ static const struct dqr_opt_spec dqr_option_table[] = {
 	OPTION(drain_ms, DQR_OPT_UINT_AUTO, NULL, DQR_DRAIN_MAX),
 	OPTION(vl_layer, DQR_OPT_BOOL, NULL, 0),
 	OPTION(stretch, DQR_OPT_CHOICE, dqr_stretch_names, 0),
+	OPTION(budget_ms, DQR_OPT_UINT_AUTO, NULL, DQR_BUDGET_MS_MAX),
+	OPTION_MIN(budget_mb, DQR_OPT_UINT_AUTO, 1, DQR_BUDGET_MB_MAX),
 };
 
 #undef OPTION
+#undef OPTION_MIN
 
 #define NUM_OPTIONS (sizeof(dqr_option_table) / sizeof(dqr_option_table[0]))
 
@@ -78,6 +83,8 @@ void dqr_options_init(struct dqr_options *o)
 	o->drain_ms = DQR_DRAIN_AUTO;
 	o->vl_layer = 1;
 	o->stretch = DQR_STRETCH_OFF;
+	o->budget_ms = DQR_BUDGET_AUTO;
+	o->budget_mb = DQR_BUDGET_AUTO;
 }
 
 int dqr_options_parse(const char *str, struct dqr_options *o,
@@ -92,21 +99,30 @@ int dqr_options_parse(const char *str, struct dqr_options *o,
 	return 0;
 }
 
+/* "auto" for UINT_MAX (DQR_OPT_UINT_AUTO), else the number */
+static const char *uint_auto(unsigned v, char *buf, size_t len)
+{
+	if (v == UINT_MAX)
+		return "auto";
+	snprintf(buf, len, "%u", v);
+	return buf;
+}
+
 void dqr_options_format(const struct dqr_options *o, char *buf, size_t len)
 {
-	char drain[16];
+	char drain[16], ms[16], mb[16];
 
-	if (o->drain_ms == DQR_DRAIN_AUTO)
-		snprintf(drain, sizeof(drain), "auto");
-	else
-		snprintf(drain, sizeof(drain), "%u", o->drain_ms);
 	snprintf(buf, len, "base=%s verify=%s mode=%s turns=%s fallback=%s "
-		 "transition=%s drain_ms=%s vl_layer=%s stretch=%s",
+		 "transition=%s drain_ms=%s vl_layer=%s stretch=%s "
+		 "budget_ms=%s budget_mb=%s",
 		 dqr_base_engine_name(o->base), o->verify ? "on" : "off",
 		 dqr_mode_names[o->mode], dqr_turns_names[o->turns],
 		 dqr_fallback_names[o->fallback],
-		 dqr_transition_names[o->transition], drain,
-		 o->vl_layer ? "on" : "off", dqr_stretch_names[o->stretch]);
+		 dqr_transition_names[o->transition],
+		 uint_auto(o->drain_ms, drain, sizeof(drain)),
+		 o->vl_layer ? "on" : "off", dqr_stretch_names[o->stretch],
+		 uint_auto(o->budget_ms, ms, sizeof(ms)),
+		 uint_auto(o->budget_mb, mb, sizeof(mb)));
 }
 
 /* ------------------------------------------------------------------ */

@@ -65,6 +65,14 @@ enum dqr_transition_mode {
 #define DQR_DRAIN_AUTO 0xffffffffu	/* UINT_MAX, as "auto" parses */
 #define DQR_DRAIN_MAX 600000u
 
+/*
+ * Each reconfiguration's budget (see struct dqr_options); "auto" scales
+ * with the fabric (osmdqr(8), plugin/dqr_reconfig.c).
+ */
+#define DQR_BUDGET_AUTO 0xffffffffu
+#define DQR_BUDGET_MS_MAX 600000u
+#define DQR_BUDGET_MB_MAX 1048576u
+
 enum dqr_fallback {
 	DQR_FALLBACK_BASE = 0,	/* route everything with the base engine */
 	DQR_FALLBACK_NONE,	/* keep DQR's partial answer */
@@ -92,10 +100,20 @@ struct dqr_options {
 	 * U-turn inside VL 1, doc/uturn-fig11.md).
 	 */
 	int stretch;
+	/*
+	 * What one reconfiguration may cost before the plugin gives up on
+	 * DQR and takes the fallback instead of holding OpenSM's sweep: ms
+	 * of its own compute from the start of the routing pass (0: none at
+	 * all, every fault falls back), and MiB by which the resident memory
+	 * may grow meanwhile.  DQR_BUDGET_AUTO: scaled to the fabric.
+	 */
+	unsigned budget_ms;
+	unsigned budget_mb;
 };
 
 /* The defaults: base=auto verify=on mode=end-to-end turns=each
- * fallback=base transition=ordered drain_ms=auto vl_layer=on stretch=off. */
+ * fallback=base transition=ordered drain_ms=auto vl_layer=on stretch=off
+ * budget_ms=auto budget_mb=auto. */
 void dqr_options_init(struct dqr_options *o);
 
 /*

@@ -7,6 +7,7 @@
 
 #include "deps/cdg.h"
 #include "repair/recon.h"
+#include "repair/recon-internal.h"
 #include "util/mem.h"
 #include "util/sort.h"
 #include "util/timing.h"
@@ -20,6 +21,7 @@ void dqr_recon_release(struct dqr_recon *r)
 	dqr_reroute_free(r->rr);
 	free(r->down);
 	dqr_cycle_free(&r->cycle);
+	dqr_recon_change_release(&r->change);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -206,7 +208,7 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 	struct dqr_lfts *before = NULL;
 	uint32_t *lids = NULL, *ends = NULL, ne = 0;
 	int64_t n;
-	int ret = DQR_RECON_NOMEM;
+	int ret = DQR_RECON_NOMEM, run;
 
 	memset(res, 0, sizeof(*res));
 	down = malloc(sizeof(uint32_t) * (nd + 1));
@@ -221,6 +223,7 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 	nb = minus(r->down, r->num_down, down, nd, back);
 	res->ports_failed = nf;
 	res->ports_recovered = nb;
+	dqr_recon_note_change(r, down, nd, fresh, nf, back, nb);
 
 	if (nb) {
 		/* something came back: reroute all that is still down */
@@ -235,16 +238,20 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 		goto out;
 	/* the list knows every cable but those now down */
 	ends = cable_ends(r->ref, down, nd, d, &ne);
-	if (ends ? dqr_reroute_run_ports(r->rr, proj, r->cur, r->cl, o, ends,
-					 ne, lids, (uint32_t)n, &res->rs) :
-		   dqr_reroute_run(r->rr, proj, r->cur, r->cl, o, lids,
-				   (uint32_t)n, &res->rs))
+	run = ends ? dqr_reroute_run_ports(r->rr, proj, r->cur, r->cl, o, ends,
+					   ne, lids, (uint32_t)n, &res->rs) :
+		     dqr_reroute_run(r->rr, proj, r->cur, r->cl, o, lids,
+				     (uint32_t)n, &res->rs);
+	if (run == DQR_REROUTE_OVER)
+		ret = DQR_RECON_OVER;
+	if (run)
 		goto out;
 	free(r->down);
 	r->down = down;
 	r->num_down = nd;
 	down = NULL;
 	r->updates++;
+	dqr_recon_note_cut(r);
 	if (before)
 		dqr_lfts_diff(before, r->cur, &res->diff);
 	else if (diff_from_changes(r->rr, &res->diff))

@@ -28,6 +28,23 @@
 #include "fabric/topo_diff.h"
 #include "repair/reroute.h"
 
+/*
+ * What the last update found changed, by reference index, for the
+ * operator's report (recon_change.c).  Owned by the state, replaced by
+ * each update; empty when memory was short.
+ */
+struct dqr_recon_change {
+	/* one switch port per cable newly down / back up, ascending */
+	uint32_t *links_failed, *links_returned;
+	uint32_t num_links_failed, num_links_returned;
+	/* switch nodes whose every cable is gone now / is back from that */
+	uint32_t *lost, *returned;
+	uint32_t num_lost, num_returned;
+	/* entries left without a legal route: DLID << 32 | switch index */
+	uint64_t *cut;
+	uint32_t num_cut;
+};
+
 struct dqr_recon {
 	struct dqr_fabric *ref;		/* the model the indices refer to */
 	struct dqr_lfts *orig;		/* start's tables, holes filled */
@@ -38,6 +55,7 @@ struct dqr_recon {
 	uint32_t num_down;
 	uint64_t updates;
 	struct dqr_cycle cycle;		/* start's tables were cyclic */
+	struct dqr_recon_change change;	/* of the last update */
 };
 
 struct dqr_recon_result {
@@ -54,6 +72,8 @@ enum {
 	DQR_RECON_OK = 0,
 	DQR_RECON_FAILED = 1,	/* connected entries left without route */
 	DQR_RECON_CYCLIC = 2,	/* start: the tables have a cycle */
+	/* update: past o->budget; r half done, only for release */
+	DQR_RECON_OVER = 3,
 	DQR_RECON_NOMEM = -1,
 };
 
@@ -72,7 +92,8 @@ int dqr_recon_start(struct dqr_recon *r, const struct dqr_fabric *f,
  * list is brought in line with proj at the ends of d's absent cables
  * only (dqr_reroute_run_ports()), so the update costs the fault, not
  * the fabric.  Returns DQR_RECON_OK, DQR_RECON_FAILED (r->cur then holds
- * what could be done) or DQR_RECON_NOMEM.
+ * what could be done), DQR_RECON_OVER (the reroute stopped at o->budget)
+ * or DQR_RECON_NOMEM.
  */
 int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 		     const struct dqr_topo_diff *d,

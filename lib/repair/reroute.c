@@ -615,12 +615,13 @@ static int run(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	}
 	if (o->plugin && o->plugin(o->plugin_arg, f, t, cl) < 0)
 		ret = -1;
-	if (!lids) {
-		for (lid = 1; lid <= f->max_lid && !ret; lid++)
-			ret = repair_dlid(rr, f, t, cl, o, lid, st);
-	} else {
-		for (i = 0; i < nlids && !ret; i++)
-			ret = repair_dlid(rr, f, t, cl, o, lids[i], st);
+	for (i = 0; !ret && (lids ? i < nlids : i < f->max_lid); i++) {
+		if (dqr_budget_over(o->budget)) {
+			ret = DQR_REROUTE_OVER;
+			break;
+		}
+		lid = lids ? lids[i] : i + 1;
+		ret = repair_dlid(rr, f, t, cl, o, lid, st);
 	}
 	st->us = (dqr_now_ms() - t0) * 1e3;
 	return ret;

@@ -33,6 +33,7 @@
 #include "deps/dyn_order.h"
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
+#include "util/budget.h"
 
 enum dqr_mode {
 	DQR_MODE_END_TO_END = 0,	/* shortest legal route per switch */
@@ -86,7 +87,15 @@ struct dqr_reroute_opts {
 	 */
 	int stretch_on;
 	uint32_t stretch;
+	/*
+	 * Asked before each DLID: once spent, the run stops and returns
+	 * DQR_REROUTE_OVER.  NULL: no limit.
+	 */
+	struct dqr_budget *budget;
 };
+
+/* dqr_reroute_run(): stopped by opts->budget; t and cl partly updated */
+#define DQR_REROUTE_OVER 1
 
 struct dqr_reroute_stats {
 	uint64_t lids;			/* destinations examined */
@@ -129,8 +138,9 @@ void dqr_reroute_free(struct dqr_reroute *rr);
  * in t, on the fabric f as it is now: switches whose route reaches the
  * DLID keep their entries, the others are re-attached as described above.
  * Channels without a link are retired in cl first.  Entries towards a
- * DLID that no cable path reaches are left as they are.  Returns 0, or -1
- * when out of memory (t and cl may then be partly updated).
+ * DLID that no cable path reaches are left as they are.  Returns 0, -1
+ * when out of memory or DQR_REROUTE_OVER past the budget (t and cl may
+ * then be partly updated).
  */
 int dqr_reroute_run(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		    struct dqr_lfts *t, struct dqr_dyn_order *cl,

@@ -32,6 +32,7 @@ int dqr_ml_build(struct dqr_recon *r, const struct dqr_fabric *proj,
 	uint32_t *lids = NULL;
 	double t0 = dqr_now_ms();
 	int64_t n;
+	int ret;
 
 	memset(ml, 0, sizeof(*ml));
 	ml->tables = dqr_lfts_clone(r->cur);
@@ -44,8 +45,16 @@ int dqr_ml_build(struct dqr_recon *r, const struct dqr_fabric *proj,
 	fill.plugin = NULL;
 	fill.outside_list = 1;
 	fill.stretch_on = 0;
-	if (dqr_reroute_run(r->rr, proj, ml->tables, r->cl, &fill, lids,
-			    (uint32_t)n, &rs))
+	ret = dqr_reroute_run(r->rr, proj, ml->tables, r->cl, &fill, lids,
+			      (uint32_t)n, &rs);
+	if (ret == DQR_REROUTE_OVER) {
+		free(lids);
+		dqr_ml_release(ml);
+		snprintf(err, errlen, "past the budget filling the "
+			 "re-routing layer");
+		return -1;
+	}
+	if (ret)
 		goto nomem;
 	free(lids);
 	lids = NULL;

@@ -19,7 +19,10 @@
 #  3. Both come back: the original tables return, and OpenSM's own SL2VL
 #     tables with them.
 #  4. Without qos the layer is refused loudly (ERR DQ25) and the base
-#     engine routes the whole fabric (fallback=base, ERR DQ16).
+#     engine routes the whole fabric (fallback=base, ERR DQ16); ERR DQ33
+#     names the LIDs cut off and the switches that cannot reach them.
+#     opensm was restarted on the same dump_files_dir: its
+#     reconfiguration and transition ids come after the first run's.
 . "$(dirname "$0")/common.sh"
 
 NET="$TOPO_DIR/kary-4-3.net"
@@ -176,14 +179,36 @@ cmp -s "$W/a" "$W/b" ||
 it_log "ok: OpenSM's own SL2VL tables are back on every port"
 
 # --- 4. without qos: refused loudly, the base engine routes ----------------------
+last_id=$(grep -o '^{"id":[0-9]*' "$W/dqr-reconfig.log" | cut -d: -f2 |
+	sort -n | tail -1)
+last_tr=$(grep -oE '^[0-9]+' "$W/dqr-transition.dump" | sort -n | tail -1)
+[ -n "$last_id" ] && [ -n "$last_tr" ] || it_fail "no ids in the first run"
 it_stop_opensm osm-qos.log
 it_start_plugin "base=uturn drain_ms=50"
 it_wait_log "dqr: base uturn" 1
+grep -q "holds records up to reconfiguration $last_id and transition" \
+	"$W/osm.log" || it_fail "no note of the first run's ids"
 it_settle
 it_ibsim_cmd "Unlink $SW"
 it_wait_log "ERR DQ25: .*qos TRUE" 1
 it_wait_log "ERR DQ16: " 1
 it_settle
+node='"[^"]+" 0x[0-9a-f]{16}'
+grep -qE "ERR DQ33: .* LID [0-9]+ \($node\) from $node" "$W/osm.log" ||
+	it_fail "ERR DQ33 names no LID cut off and switch"
+grep -qE "dqr: reconfiguration [0-9]+ \(no legal route" "$W/osm.log" ||
+	it_fail "no reconfiguration after the restart"
+for id in $(grep -oE "dqr: (reconfiguration|transition) [0-9]+ \(" \
+		"$W/osm.log" | cut -d' ' -f2,3 | tr ' ' :); do
+	case $id in
+	reconf*) [ "${id#*:}" -gt "$last_id" ] ;;
+	*) [ "${id#*:}" -gt "$last_tr" ] ;;
+	esac || it_fail "$id after a restart: the first run ended at" \
+		"reconfiguration $last_id, transition $last_tr"
+done
+dups=$(grep -oE '^\{"(id|transition)":[0-9]+' "$W/dqr-reconfig.log" |
+	sort | uniq -d)
+[ -z "$dups" ] || it_fail "ids repeat in dqr-reconfig.log: $dups"
 grep -q "dqr: re-routing layer: [1-9]" "$W/osm.log" &&
 	it_fail "re-routing layer used without qos"
 it_log "ok: without qos: $(grep -o 'ERR DQ25: .*' "$W/osm.log" |

@@ -9,7 +9,23 @@
 #     entries that changed are the ones the plugin reported, and the
 #     records time every phase and stage (it_check_times).
 #  3. Every link comes back: the original tables return exactly.
+#  Every reconfiguration's log line and record name the cables that failed
+#  or came back by both ends, and the switches lost or back (named_links).
 . "$(dirname "$0")/common.sh"
+
+RECONF_LINE="dqr: reconfiguration [0-9]+ \\("
+
+# it_named LINK failed|returned NR FROM: the reconfiguration lines after
+# the NR-th and the records from line FROM name LINK's cables and
+# switches (test/integration/named_links.py).
+it_named() {
+	grep -E "$RECONF_LINE" "$W/osm.log" | tail -n +"$(($3 + 1))" \
+		> "$W/named.lines"
+	tail -n +"$4" "$W/dqr-reconfig.log" > "$W/named.json"
+	python3 "$(dirname "$0")/named_links.py" "$W/orig.ibnd" "$1" \
+		"$W/named.json" "$W/named.lines" "$2" ||
+		it_fail "$1 $2 but not named: $(cat "$W/named.lines")"
+}
 
 it_setup
 it_start_ibsim "$NET"
@@ -44,6 +60,7 @@ for link in "$@"; do
 		from=$(($(wc -l < "$W/dqr-reconfig.log") + 1))
 	n=$(it_count "[1-9][0-9]* switch ports newly down")
 	done=$(it_count "dqr: transition [0-9]+ complete")
+	nr=$(it_count "$RECONF_LINE")
 	it_ibsim_cmd "Unlink $link"
 	it_wait_log "[1-9][0-9]* switch ports newly down" $((n + 1))
 	# the new tables go out in stages: judge them once all are in
@@ -59,6 +76,7 @@ for link in "$@"; do
 	[ "$changed" -gt 0 ] || it_fail "fault $i changed nothing"
 	[ $i = 1 ] && dqr_changed=$changed
 	it_check_times "$from"
+	it_named "$link" failed "$nr" "$from"
 	it_log "fault $i (Unlink $link): $changed entries changed," \
 		"$(it_sum_json changed_blocks "$from") blocks," \
 		"$(it_sum_json compute_us "$from") us"
@@ -72,7 +90,7 @@ it_log "first fault: OpenSM alone changed $osm_changed entries" \
 	it_fail "DQR changed no fewer entries than OpenSM alone"
 
 # --- 3. every link back: the original tables ---------------------------------
-n=$(it_count "dqr: reconfiguration [0-9]+ \(")
+n=$(it_count "$RECONF_LINE")
 done=$(it_count "dqr: transition [0-9]+ complete")
 from=$(($(wc -l < "$W/dqr-reconfig.log") + 1))
 for link in "$@"; do
@@ -90,4 +108,7 @@ it_expect_eq "entries that differ from the original tables" \
 grep -q '"from_original":true' "$W/dqr-reconfig.log" ||
 	it_fail "recovery did not start from the original tables"
 it_check_times "$from"
+for link in "$@"; do
+	it_named "$link" returned "$n" "$from"
+done
 it_log "PASS"

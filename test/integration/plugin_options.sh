@@ -29,12 +29,35 @@ bad_option "base=" "base"
 bad_option "verify=maybe" "verify"
 bad_option "base=updn base=ftree" "base"
 
+# options that cannot work together are named at load (ERR DQ32) with
+# what happens instead, and the plugin routes all the same
+it_start_plugin "base=ftree vl_layer=on stretch=1 transition=oneshot \
+drain_ms=100"
+for what in "vl_layer=on cannot work with base=ftree" \
+	"stretch=1 needs the re-routing layer, which base=ftree" \
+	"drain_ms cannot work with transition=oneshot"; do
+	it_expect_eq "ERR DQ32 lines '$what'" \
+		"$(it_count "ERR DQ32: osmdqr: $what")" 1
+done
+it_expect_eq "ERR DQ32 lines in all" "$(it_count "ERR DQ32")" 3
+it_stop_opensm
+
 # every engine; the up/down family must also be deadlock free
 for engine in ftree updn dnup minhop dor lash dfsssp sssp nue; do
 	it_start_plugin "base=$engine"
 	it_first_pass
 	it_expect_match "$line" "*dqr: base $engine:*" \
 		"base=$engine did not run $engine"
+	# vl_layer=on by default meets qos FALSE: a NOTICE, no error; the
+	# SL engines need qos TRUE, which the operator asked for by name
+	case $engine in
+	lash|dfsssp|nue) want=1 ;;
+	*) want=0 ;;
+	esac
+	it_expect_eq "base=$engine: ERR DQ32 lines" "$(it_count "ERR DQ32")" \
+		"$want"
+	it_expect_eq "base=$engine: qos FALSE NOTICEs" \
+		"$(it_count "NOTICE: qos FALSE, one VL")" 1
 	it_readback ca-0003 "$engine"
 	"$DQR_CHECK" --json --pairs=ca "$W/$engine.ibnd" "$W/$engine.fts" \
 		> "$W/$engine.json"

@@ -71,10 +71,17 @@ while read -r expect fault; do
 	it_settle
 	it_readback "$HOST" before$n
 	it_judge before$n --pairs=all
+	# the fault's transition is the first after it (the plugin's start
+	# may have made one from the tables stock OpenSM left)
+	l0=$(wc -l < "$W/osm.log")
+	n0=$(it_count "dqr: transition [0-9]+ \(")
 	it_ibsim_cmd "Unlink $fault"
+	it_wait_log "dqr: transition [0-9]+ \(" $((n0 + 1)) 60
+	tid=$(tail -n +"$((l0 + 1))" "$W/osm.log" |
+		grep -oE "dqr: transition [0-9]+ \(" | head -1 | grep -oE "[0-9]+")
 	if [ "$expect" = drain ]; then
 		# the first stages are in force; read them back in the drain
-		it_wait_log "dqr: transition 1 stage [0-9]+ waits" 1 60
+		it_wait_log "dqr: transition $tid stage [0-9]+ waits" 1 60
 		it_readback "$HOST" mid$n
 		"$DQR_CHECK" "$W/mid$n.ibnd" "$W/mid$n.fts" > "$W/mid$n.txt" 2>&1
 		grep "^pairs\|^forwarding loops\|^dependency cycle" "$W/mid$n.txt"
@@ -84,11 +91,13 @@ while read -r expect fault; do
 			it_fail "fault $n: at the first SUBNET UP a CA pair is" \
 				"unreachable, or the tables loop or are cyclic"
 	fi
-	it_wait_log "dqr: transition [0-9]* complete" 1 120
+	it_wait_log "dqr: transition $tid complete" 1 120
 	it_settle
 	it_readback "$HOST" after$n
 	it_judge after$n --pairs=all
-	tline=$(grep "dqr: transition 1 (" "$W/osm.log" | head -1)
+	tline=$(grep "dqr: transition $tid (" "$W/osm.log" | head -1)
+	rid=$(printf '%s\n' "$tline" |
+		sed -n 's/.*(reconfiguration \([0-9]*\)).*/\1/p')
 	it_log "plugin: ${tline#*-> }"
 	it_expect_match "$tline" "*every stage safe; stages that wait a drain: *" \
 		"fault $n: the plan is not safe"
@@ -96,7 +105,7 @@ while read -r expect fault; do
 	# when the whole transition was answered, against the first SUBNET UP
 	first_up=$(awk '/num:128/ { t = 1 } t && /SUBNET UP/ { print NR; exit }' \
 		"$W/osm.log")
-	done_at=$(grep -n "dqr: transition 1 complete" "$W/osm.log" |
+	done_at=$(grep -n "dqr: transition $tid complete" "$W/osm.log" |
 		head -1 | cut -d: -f1)
 	if [ "$expect" = first ]; then
 		it_expect_eq "fault $n: stages that wait a drain" "$drains" 0
@@ -107,9 +116,9 @@ while read -r expect fault; do
 	else
 		# every stage that waits says so, with its reason
 		it_expect_eq "fault $n: waits logged with a reason" \
-			"$(grep -c "dqr: transition 1 stage [0-9]* waits [0-9]* ms: [a-z]" \
+			"$(grep -c "dqr: transition $tid stage [0-9]* waits [0-9]* ms: [a-z]" \
 				"$W/osm.log")" "$drains"
-		grep "dqr: transition 1 stage [0-9]* waits" "$W/osm.log" |
+		grep "dqr: transition $tid stage [0-9]* waits" "$W/osm.log" |
 			sed 's/^.*-> /  /'
 		# what was read in the drain was the state before the rest
 		[ "$(it_changed after$n mid$n)" -gt 0 ] ||
@@ -119,7 +128,7 @@ while read -r expect fault; do
 			"the drain"
 	fi
 	stages=$(printf '%s\n' "$tline" | sed -n 's/.* in \([0-9]*\) stages.*/\1/p')
-	"$DQR_CHECK" --replay="$W/dqr-transition.dump" --reconf=1 \
+	"$DQR_CHECK" --replay="$W/dqr-transition.dump" --reconf="$rid" \
 		--expect="$W/after$n.fts" "$W/after$n.ibnd" "$W/before$n.fts" \
 		> "$W/replay$n.txt" 2>&1 ||
 		{ cat "$W/replay$n.txt"; it_fail "fault $n: no clean replay"; }
@@ -128,7 +137,7 @@ while read -r expect fault; do
 	rm -f "$W/dqr-transition.dump" "$W/dqr-reconfig.log"
 	it_ibsim_cmd "ReLink $fault"
 
-	done_line=$(grep "dqr: transition 1 complete" "$W/osm-dqr$n.log")
+	done_line=$(grep "dqr: transition $tid complete" "$W/osm-dqr$n.log")
 	it_log "plugin: ${done_line#*-> }"
 	all_ms=$(printf '%s\n' "$done_line" |
 		sed -n 's/.*last after \([0-9.]*\) ms.*/\1/p')

@@ -41,6 +41,43 @@ replay() {
 		"the tables read back"
 }
 
+# prom_ok: dqr.prom in node_exporter's text format, as promtool reads
+# it: HELP and TYPE before the samples of a name, every sample line
+# name{label="value",...} number, label values quoted and escaped
+prom_ok() {
+	awk '
+	/^# HELP / { help[$3] = 1; next }
+	/^# TYPE / {
+		if (!($3 in help) || ($4 != "counter" && $4 != "gauge"))
+			bad = bad " TYPE:" $3
+		type[$3] = 1
+		next
+	}
+	/^#/ { bad = bad " line" NR; next }
+	{
+		if ($0 !~ /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*"(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*")*\})? [-+0-9.eE]+$/)
+			bad = bad " line" NR
+		name = $0
+		sub(/[{ ].*/, "", name)
+		if (!(name in type))
+			bad = bad " no-TYPE:" name
+		n++
+	}
+	END { if (bad != "" || !n) { print "dqr.prom:" bad; exit 1 } }' \
+		"$W/dqr.prom" || it_fail "dqr.prom does not parse ($1)"
+}
+
+# prom_sum NAME: the sum of NAME's samples in dqr.prom
+prom_sum() {
+	awk -v m="$1" '!/^#/ { n = $0; sub(/[{ ].*/, "", n)
+		if (n == m) s += $NF } END { print s + 0 }' "$W/dqr.prom"
+}
+
+# status KEY: the value of KEY in dqr-status
+status() {
+	sed -n "s/^$1: //p" "$W/dqr-status"
+}
+
 # --- 1. OpenSM alone: its one-shot upload ------------------------------
 it_stock_fault "$FAULT"
 "$DQR_CHECK" --one-shot-from="$W/osm0.fts" "$W/osm1.ibnd" "$W/osm1.fts" \
@@ -53,6 +90,10 @@ it_stock_done "$FAULT"
 it_ibsim_cmd "Unlink $NEWLINK"
 it_start_plugin "base=auto drain_ms=$DRAIN"
 it_settle
+# the status files exist from the first routing on
+[ -s "$W/dqr-status" ] || it_fail "no dqr-status after the first routing"
+prom_ok "first routing"
+it_expect_eq "reconfiguration in dqr-status" "$(status reconfiguration)" none
 it_readback "$HOST" t0
 it_ibsim_cmd "ReLink $NEWLINK"
 sleep 1
@@ -68,6 +109,27 @@ transition_done 2
 it_readback "$HOST" t2
 it_judge t2 --pairs=all
 replay dqr-reroute t1 t2 2
+# what the operator sees: the cable missing, the transition complete with
+# the stages the log counted, counters in a parsable dqr.prom
+cat "$W/dqr-status"
+it_expect_eq "failed_links in dqr-status" "$(status failed_links)" 1
+status failed_link | grep -q "(sw-L1-0000)" ||
+	it_fail "dqr-status does not name the failed cable's switch"
+it_expect_eq "reconfiguration in dqr-status" "$(status reconfiguration)" 1
+stages=$(grep -o "dqr: transition 2 (.*in [0-9]* stages" "$W/osm.log" |
+	grep -o '[0-9]* stages$')
+it_expect_eq "last transition in dqr-status" \
+	"$(status last_transition)" "2 complete, $stages"
+it_expect_eq "transition under way in dqr-status" "$(status transition)" \
+	none
+prom_ok "after the fault"
+it_expect_eq "osmdqr_failed_links" "$(prom_sum osmdqr_failed_links)" 1
+it_expect_eq "osmdqr_tables_verified" "$(prom_sum osmdqr_tables_verified)" 1
+rec1=$(prom_sum osmdqr_reconfigurations_total)
+st1=$(prom_sum osmdqr_stages_total)
+it_expect_eq "osmdqr_reconfigurations_total after one fault" "$rec1" 1
+[ "$st1" -ge "${stages% stages}" ] ||
+	it_fail "osmdqr_stages_total $st1 < the fault's ${stages% stages}"
 
 # --- 4. the link returns ----------------------------------------------------
 it_ibsim_cmd "ReLink $FAULT"
@@ -77,6 +139,13 @@ transition_done 3
 it_readback "$HOST" t3
 it_judge t3 --pairs=all
 replay recovery t2 t3 3
+prom_ok "after the recovery"
+it_expect_eq "failed_links in dqr-status after the recovery" \
+	"$(status failed_links)" 0
+it_expect_eq "osmdqr_reconfigurations_total after the recovery" \
+	"$(prom_sum osmdqr_reconfigurations_total)" $((rec1 + 1))
+[ "$(prom_sum osmdqr_stages_total)" -gt "$st1" ] ||
+	it_fail "osmdqr_stages_total did not grow with the recovery"
 it_expect_eq "entries that differ from the tables before the fault" \
 	"$(it_changed t3 t1)" 0
 it_log "PASS"

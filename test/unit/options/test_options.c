@@ -25,7 +25,7 @@ static int err_has(const char *needle)
 static void test_defaults(void)
 {
 	struct dqr_options o;
-	char buf[128];
+	char buf[256];
 
 	CHECK_EQ(parse(NULL, &o), 0);
 	CHECK_EQ(o.base, DQR_BASE_AUTO);
@@ -37,13 +37,14 @@ static void test_defaults(void)
 	dqr_options_format(&o, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "base=auto verify=on mode=end-to-end turns=each "
 		       "fallback=base transition=ordered drain_ms=auto "
-		       "vl_layer=on stretch=off"));
+		       "vl_layer=on stretch=off budget_ms=auto "
+		       "budget_mb=auto"));
 }
 
 static void test_valid(void)
 {
 	struct dqr_options o;
-	char buf[128];
+	char buf[256];
 	int b;
 
 	CHECK_EQ(parse("base=updn", &o), 0);
@@ -56,7 +57,8 @@ static void test_valid(void)
 	dqr_options_format(&o, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "base=ftree verify=off mode=end-to-end "
 		       "turns=each fallback=base transition=ordered "
-		       "drain_ms=auto vl_layer=on stretch=off"));
+		       "drain_ms=auto vl_layer=on stretch=off budget_ms=auto "
+		       "budget_mb=auto"));
 
 	CHECK_EQ(parse("vl_layer=off", &o), 0);
 	CHECK_EQ(o.vl_layer, 0);
@@ -76,6 +78,18 @@ static void test_valid(void)
 	CHECK_EQ(o.drain_ms, DQR_DRAIN_AUTO);
 	CHECK_EQ(parse("drain_ms=automatic", &o), -1);
 	CHECK_EQ(parse("transition=staged", &o), -1);
+	/* 0 ms: no time for DQR at all, every fault falls back */
+	CHECK_EQ(parse("budget_ms=0 budget_mb=64", &o), 0);
+	CHECK_EQ(o.budget_ms, 0);
+	CHECK_EQ(o.budget_mb, 64);
+	dqr_options_format(&o, buf, sizeof(buf));
+	CHECK(strstr(buf, "budget_ms=0 budget_mb=64") != NULL);
+	CHECK_EQ(parse("budget_mb=0", &o), -1);
+	CHECK_EQ(parse("budget_ms=600001", &o), -1);
+	CHECK_EQ(parse("budget_ms=-1", &o), -1);
+	CHECK_EQ(parse("budget_ms=auto budget_mb=auto", &o), 0);
+	CHECK_EQ(o.budget_ms, DQR_BUDGET_AUTO);
+	CHECK_EQ(o.budget_mb, DQR_BUDGET_AUTO);
 
 	CHECK_EQ(parse("mode=local turns=each fallback=none", &o), 0);
 	CHECK_EQ(o.mode, 1);
