@@ -261,6 +261,9 @@ int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		goto out;
 	}
 	if (ctx->osm->subn.first_time_master_sweep) {
+		/* a standby taking over: the master before may have numbered
+		 * records in a shared dump_files_dir meanwhile */
+		dqr_ids_resume(ctx);
 		ms = learn_tables_held(ctx, what, &asked);
 		if (ms < 0) {
 			ret = dqr_write_tables(ctx->osm, f, target);

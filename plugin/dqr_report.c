@@ -599,7 +599,8 @@ void dqr_ids_resume(struct dqr_ctx *ctx)
 	tail_ids(ctx, dir, TRANSITION_DUMP, dump, &in_dump, 1);
 	if (in_dump > last[1])
 		last[1] = in_dump;
-	if (!last[0] && !last[1])
+	/* again at a takeover: say so only when another SM numbered on */
+	if (last[0] <= ctx->reconfigs && last[1] <= ctx->transitions)
 		return;
 	if (last[0] > ctx->reconfigs)
 		ctx->reconfigs = last[0];

@@ -70,8 +70,14 @@ void dqr_plan_file_release(struct dqr_plan_file *pf);
  */
 int dqr_plan_parse(const struct dqr_fabric *f, FILE *fp, const char *fname,
 		   struct dqr_plan_file *pf, char *err, size_t errlen);
+/*
+ * The same from a path; only not NULL: the records of other ids are
+ * checked for form and left out, so that a switch gone since they were
+ * written does not stop the reading of a later reconfiguration.
+ */
 int dqr_plan_read(const struct dqr_fabric *f, const char *path,
-		  struct dqr_plan_file *pf, char *err, size_t errlen);
+		  const uint64_t *only, struct dqr_plan_file *pf, char *err,
+		  size_t errlen);
 
 /*
  * The plan of one reconfiguration (id not NULL) or of every record in

@@ -114,11 +114,16 @@ static const char *const field_names[6] = {
 };
 
 /* Parses one record line (comment already cut) into *r; -1 with err. */
+/*
+ * One record into r and *id; 0, 1 when it belongs to another id than
+ * *only (checked for form only: its switch may be gone from f), or -1.
+ */
 static int parse_record(const struct dqr_fabric *f,
 			const struct dqr_text_input *in,
 			const struct guid_sw *idx, uint32_t nidx,
-			const char *s, struct dqr_plan_record *r,
-			uint64_t *id, char *err, size_t errlen)
+			const char *s, const uint64_t *only,
+			struct dqr_plan_record *r, uint64_t *id, char *err,
+			size_t errlen)
 {
 	const char *tok[7];
 	size_t len[7];
@@ -176,6 +181,9 @@ static int parse_record(const struct dqr_fabric *f,
 			return -1;
 		}
 	}
+	*id = v[0];
+	if (only && v[0] != *only)
+		return 1;
 	r->sw = find_switch(idx, nidx, v[2]);
 	if (r->sw == DQR_NONE) {
 		node = dqr_fabric_find_guid(f, v[2]);
@@ -203,8 +211,9 @@ static int parse_record(const struct dqr_fabric *f,
 	return 0;
 }
 
-int dqr_plan_parse(const struct dqr_fabric *f, FILE *fp, const char *fname,
-		   struct dqr_plan_file *pf, char *err, size_t errlen)
+static int parse_file(const struct dqr_fabric *f, FILE *fp,
+		      const char *fname, const uint64_t *only,
+		      struct dqr_plan_file *pf, char *err, size_t errlen)
 {
 	struct dqr_text_input in;
 	struct guid_sw *idx;
@@ -239,11 +248,21 @@ int dqr_plan_parse(const struct dqr_fabric *f, FILE *fp, const char *fname,
 		s = dqr_skip_blanks(in.line);
 		if (!*s)
 			continue;
-		if (parse_record(f, &in, idx, f->num_switches, s, &r, &id,
-				 err, errlen)) {
-			ret = -1;
+		ret = parse_record(f, &in, idx, f->num_switches, s, only, &r,
+				   &id, err, errlen);
+		if (ret < 0)
 			break;
+		if (ret == 1) {
+			/* another id's: named when the one asked for is not */
+			ret = id_index(pf, &h, id) == DQR_NONE ? -1 : 1;
+			if (ret < 0) {
+				dqr_text_error(&in, err, errlen,
+					       "out of memory");
+				break;
+			}
+			continue;
 		}
+		ret = 1;
 		if (pf->num == cap) {
 			struct dqr_plan_record *nr;
 
@@ -286,8 +305,15 @@ int dqr_plan_parse(const struct dqr_fabric *f, FILE *fp, const char *fname,
 	return 0;
 }
 
+int dqr_plan_parse(const struct dqr_fabric *f, FILE *fp, const char *fname,
+		   struct dqr_plan_file *pf, char *err, size_t errlen)
+{
+	return parse_file(f, fp, fname, NULL, pf, err, errlen);
+}
+
 int dqr_plan_read(const struct dqr_fabric *f, const char *path,
-		  struct dqr_plan_file *pf, char *err, size_t errlen)
+		  const uint64_t *only, struct dqr_plan_file *pf, char *err,
+		  size_t errlen)
 {
 	FILE *fp = fopen(path, "r");
 	int ret;
@@ -297,7 +323,7 @@ int dqr_plan_read(const struct dqr_fabric *f, const char *path,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	ret = dqr_plan_parse(f, fp, path, pf, err, errlen);
+	ret = parse_file(f, fp, path, only, pf, err, errlen);
 	fclose(fp);
 	return ret;
 }

@@ -22,7 +22,8 @@ it_named() {
 	grep -E "$RECONF_LINE" "$W/osm.log" | tail -n +"$(($3 + 1))" \
 		> "$W/named.lines"
 	tail -n +"$4" "$W/dqr-reconfig.log" > "$W/named.json"
-	python3 "$(dirname "$0")/named_links.py" "$W/orig.ibnd" "$1" \
+	python3 "$top_srcdir/test/integration/named_links.py" \
+		"$W/orig.ibnd" "$1" \
 		"$W/named.json" "$W/named.lines" "$2" ||
 		it_fail "$1 $2 but not named: $(cat "$W/named.lines")"
 }

@@ -96,8 +96,6 @@ while read -r expect fault; do
 	it_readback "$HOST" after$n
 	it_judge after$n --pairs=all
 	tline=$(grep "dqr: transition $tid (" "$W/osm.log" | head -1)
-	rid=$(printf '%s\n' "$tline" |
-		sed -n 's/.*(reconfiguration \([0-9]*\)).*/\1/p')
 	it_log "plugin: ${tline#*-> }"
 	it_expect_match "$tline" "*every stage safe; stages that wait a drain: *" \
 		"fault $n: the plan is not safe"
@@ -128,7 +126,8 @@ while read -r expect fault; do
 			"the drain"
 	fi
 	stages=$(printf '%s\n' "$tline" | sed -n 's/.* in \([0-9]*\) stages.*/\1/p')
-	"$DQR_CHECK" --replay="$W/dqr-transition.dump" --reconf="$rid" \
+	# the dump's records carry the transition's id
+	"$DQR_CHECK" --replay="$W/dqr-transition.dump" --reconf="$tid" \
 		--expect="$W/after$n.fts" "$W/after$n.ibnd" "$W/before$n.fts" \
 		> "$W/replay$n.txt" 2>&1 ||
 		{ cat "$W/replay$n.txt"; it_fail "fault $n: no clean replay"; }

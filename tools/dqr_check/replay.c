@@ -341,7 +341,7 @@ int run_replay(const struct dqr_fabric *f, const struct dqr_lfts *start,
 	dqr_plan_init(&p);
 	memset(&d, 0, sizeof(d));
 	memset(&vls, 0, sizeof(vls));
-	if (dqr_plan_read(f, o->replay, &pf, err, sizeof(err))) {
+	if (dqr_plan_read(f, o->replay, id, &pf, err, sizeof(err))) {
 		fprintf(stderr, "dqr-check: %s\n", err);
 		return 2;
 	}

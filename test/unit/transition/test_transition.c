@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fabric/topo_gen.h"
 #include "small_fabrics.h"
@@ -717,6 +718,34 @@ static void expect_bad(const struct dqr_fabric *f, const char *text,
 	expect_bad_len(f, text, strlen(text), where, what);
 }
 
+/*
+ * Reading one id: another id's record may name a switch gone since (its
+ * form is still checked), and the ids are still listed.
+ */
+static void test_read_one_id(const struct dqr_fabric *f)
+{
+	static const char text[] = "1 1 0x999 1 2 1\n2 1 0x100 2 1 2\n";
+	char path[] = "/tmp/test_transition.XXXXXX", err[256];
+	struct dqr_plan_file pf;
+	uint64_t two = 2, one = 1;
+	int fd = mkstemp(path);
+
+	REQUIRE(fd >= 0);
+	REQUIRE(write(fd, text, sizeof(text) - 1) == sizeof(text) - 1);
+	close(fd);
+	CHECK_EQ(dqr_plan_read(f, path, NULL, &pf, err, sizeof(err)), -1);
+	CHECK(strstr(err, "no node with GUID") != NULL);
+	CHECK_EQ(dqr_plan_read(f, path, &two, &pf, err, sizeof(err)), 0);
+	CHECK_EQ(pf.num, 1);
+	CHECK_EQ(pf.rec[0].reconf_id, 2);
+	CHECK_EQ(pf.num_ids, 2);
+	dqr_plan_file_release(&pf);
+	/* the id asked for must still name switches of the topology */
+	CHECK_EQ(dqr_plan_read(f, path, &one, &pf, err, sizeof(err)), -1);
+	CHECK(strstr(err, ":1:") != NULL);
+	unlink(path);
+}
+
 static void test_malformed(void)
 {
 	static const char ok_text[] = "3 1 0x100 2 1 2\n\n  # a comment\n";
@@ -761,9 +790,11 @@ static void test_malformed(void)
 	CHECK_EQ(pf.rec[0].sw, 0);
 	CHECK_EQ(pf.rec[0].lid, 2);
 	dqr_plan_file_release(&pf);
-	CHECK_EQ(dqr_plan_read(f, "/nonexistent/plan", &pf, err, sizeof(err)),
+	CHECK_EQ(dqr_plan_read(f, "/nonexistent/plan", NULL, &pf, err,
+			       sizeof(err)),
 		 -1);
 	CHECK(strstr(err, "/nonexistent/plan") != NULL);
+	test_read_one_id(f);
 	dqr_fabric_free(f);
 }
 
