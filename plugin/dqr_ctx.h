@@ -10,8 +10,9 @@
  *   dqr_budget.c     what one DQR pass may spend
  *   dqr_layers.c     the FT paper's re-routing layer on VL 1
  *   dqr_transition.c the staged upload of new tables
- *   dqr_report.c     log lines, the JSON records of reconfigurations
- *                    and transitions
+ *   dqr_report.c     log lines
+ *   dqr_record.c     the JSON records of reconfigurations and
+ *                    transitions, the ids earlier runs left
  *   dqr_status.c     dqr-status and dqr.prom for operators (the text
  *                    in dqr_status_fmt.c, which knows no OpenSM)
  *   switch_tables.c, subnet_model.c, base_engines.c: OpenSM's switches,
@@ -130,6 +131,10 @@ struct dqr_ctx {
 	/* base=uturn: the fat tree of the reference topology, when it ran */
 	struct dqr_ftree *ftree;
 	int ran_uturn;
+	/* base=auto on a mesh or hypercube: lib's routing that ran ("dor",
+	 * "ecube") and the shape recognised; NULL and "" otherwise */
+	const char *ran_grid;
+	char grid_shape[160];
 
 	/* the FT paper's re-routing layer on VL 1 (dqr_layers.c) */
 	struct dqr_ml ml;

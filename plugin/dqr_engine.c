@@ -18,7 +18,9 @@
 #include "dqr_reconfig.h"
 #include "dqr_report.h"
 #include "dqr_transition.h"
+#include "routing/ref_routing.h"
 #include "routing/uturn_route.h"
+#include "shape/grid_shape.h"
 #include "subnet_model.h"
 #include "util/timing.h"
 
@@ -129,7 +131,8 @@ static void uturn_refused(struct dqr_ctx *ctx, const char *why)
 			"with updn instead\n", why);
 	else
 		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: 'uturn' does "
-			"not fit (%s), trying 'ftree'\n", why);
+			"not fit (%s), trying a mesh or hypercube, then "
+			"'ftree'\n", why);
 	/* what needs the fat tree, said once: the shape is known now */
 	if (!ctx->said_no_tree && (ctx->opts.stretch != DQR_STRETCH_OFF ||
 				   (ctx->opts.vl_layer &&
@@ -203,6 +206,102 @@ static int uturn_pass(struct dqr_ctx *ctx)
 }
 
 /*
+ * The routing of a recognised grid, or 1 when lib has none for it that is
+ * deadlock free on one VL (a torus: dimension order needs dateline VLs
+ * there).  lib's routings go by topo_gen's port numbers, so they route a
+ * conformed copy whose tables are mapped back.
+ */
+static int grid_route(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		      const struct dqr_grid *g, const char *desc,
+		      struct dqr_lfts **out)
+{
+	enum dqr_ref_kind kind = g->kind == DQR_GRID_HYPERCUBE ?
+				 DQR_REF_ECUBE : DQR_REF_DOR;
+	struct dqr_grid_conform c;
+	struct dqr_lfts *t = NULL;
+	char err[256];
+
+	*out = NULL;
+	if (g->kind == DQR_GRID_TORUS) {
+		OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO,
+			"osmdqr: NOTICE: %s: e-cube on a torus needs more "
+			"than one VL (dateline VLs), which the plugin does not "
+			"do yet; base=auto routes it as before\n", desc);
+		return 1;
+	}
+	if (dqr_grid_conform(f, g, &c, err, sizeof(err)) ||
+	    dqr_ref_route(c.f, &g->spec, c.places, kind, &t, err,
+			  sizeof(err))) {
+		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ35: dqr: %s: "
+			"%s routing failed (%s); OpenSM's engines route it\n",
+			desc, dqr_ref_name(kind), err);
+		dqr_grid_conform_free(&c);
+		return 1;
+	}
+	dqr_grid_unconform(&c, f->num_switches, t);
+	dqr_grid_conform_free(&c);
+	*out = t;
+	return 0;
+}
+
+/*
+ * base=auto on a fabric that is no fat tree: a mesh is routed by lib's
+ * dimension-order routing, a hypercube by e-cube, both deadlock free on
+ * one VL; the tables go to OpenSM and DQR as uturn_pass's do.  Returns
+ * what OpenSM's second step expects, or 1 when OpenSM's engines must
+ * route (no grid, a torus).
+ */
+static int grid_pass(struct dqr_ctx *ctx)
+{
+	struct dqr_model_stats mst;
+	struct dqr_fabric *f;
+	struct dqr_lfts *held, *t;
+	struct dqr_grid *g;
+	char err[256], desc[160];
+	double t0 = dqr_now_ms();
+	enum dqr_grid_kind g_kind;
+
+	if (dqr_subnet_model_build(&ctx->osm->subn, &f, &held, &mst, err,
+				   sizeof(err)))
+		return 1;	/* uturn_pass logged why */
+	dqr_lfts_free(held);
+	if (dqr_grid_detect(f, &g, err, sizeof(err))) {
+		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: shape: no mesh, "
+			"torus or hypercube (%s); trying 'ftree'\n", err);
+		dqr_fabric_free(f);
+		return 1;
+	}
+	dqr_grid_describe(g, desc, sizeof(desc));
+	g_kind = g->kind;
+	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: shape: %s, %u switches; "
+		"%s\n", desc, g->num_switches,
+		g->kind == DQR_GRID_MESH ? "lib's dimension-order routing "
+		"(deadlock free on one VL)" : g->kind == DQR_GRID_HYPERCUBE ?
+		"lib's e-cube routing (deadlock free on one VL)" :
+		"no one-VL routing of lib's, trying 'ftree'");
+	if (grid_route(ctx, f, g, desc, &t)) {
+		dqr_grid_free(g);
+		dqr_fabric_free(f);
+		return 1;
+	}
+	dqr_grid_free(g);
+	drop_last_pass(ctx);
+	ctx->fabric = f;
+	ctx->lfts = t;
+	/*
+	 * No OpenSM engine ran: the optional callbacks (SL, VL, multicast)
+	 * go to OpenSM's engine of the same kind, dimension order, which
+	 * base=auto never set up (unset callbacks); the log and the status
+	 * name lib's routing (ran_grid).
+	 */
+	ctx->bases.ran = &ctx->bases.base[DQR_BASE_DOR];
+	ctx->ran_grid = g_kind == DQR_GRID_HYPERCUBE ? "ecube" : "dor";
+	snprintf(ctx->grid_shape, sizeof(ctx->grid_shape), "%s", desc);
+	forward_optional(ctx);
+	return start_and_hand_over(ctx, dqr_now_ms() - t0);
+}
+
+/*
  * Runs the base engine for the whole fabric, then starts DQR on its
  * tables.  Returns what OpenSM's second routing step expects.
  */
@@ -213,6 +312,8 @@ static int base_pass(struct dqr_ctx *ctx)
 
 	dqr_recon_drop(ctx);
 	ctx->ran_uturn = 0;
+	ctx->ran_grid = NULL;
+	ctx->grid_shape[0] = '\0';
 	if (ctx->try_uturn) {
 		ctx->try_uturn = 0;
 		ret = uturn_pass(ctx);
@@ -221,6 +322,11 @@ static int base_pass(struct dqr_ctx *ctx)
 		ctx->ran_uturn = 0;
 		if (choice == DQR_BASE_UTURN)
 			choice = DQR_BASE_UPDN;
+		if (choice == DQR_BASE_AUTO) {
+			ret = grid_pass(ctx);
+			if (ret != 1)
+				return ret;
+		}
 	}
 	ret = dqr_bases_fwd_tables(&ctx->bases, choice);
 	forward_optional(ctx);

@@ -15,19 +15,14 @@
 #include <opensm/osm_config.h>
 #include <opensm/osm_opensm.h>
 
+#include "dqr_record.h"
 #include "dqr_report.h"
 #include "routes/route_walk.h"
-#include "util/id_tail.h"
 #include "util/timing.h"
 #include "verify/verify.h"
 
 /* the cycle's ERROR line shows this many channels at most */
 #define CYCLE_SHOW_MAX 16
-#define RECONFIG_LOG "dqr-reconfig.log"
-/* written by dqr_transition.c; its ids are transition ids */
-#define TRANSITION_DUMP "dqr-transition.dump"
-/* a record is far shorter: the last one is always in the tail read */
-#define ID_TAIL_BYTES 65536
 
 static int fmt_channel(const struct dqr_fabric *f, uint32_t ch, char *buf,
 		       size_t len)
@@ -170,39 +165,13 @@ int dqr_judge(struct dqr_ctx *ctx, const char *what, double ms_model,
 	return ctx->report.cycle_found || ctx->report.loop_entries;
 }
 
-/*
- * Opens <dump_files_dir>/dqr-reconfig.log to append a record, and the
- * time of day it carries; NULL without a dump_files_dir or on failure
- * (logged).
- */
-static FILE *open_record(struct dqr_ctx *ctx, char *stamp, size_t len)
-{
-	const char *dir = ctx->osm->subn.opt.dump_files_dir;
-	char path[4096];
-	time_t now = time(NULL);
-	struct tm tm;
-	FILE *fp;
-
-	if (!dir || !*dir)
-		return NULL;
-	snprintf(path, sizeof(path), "%s/%s", dir, RECONFIG_LOG);
-	fp = fopen(path, "a");
-	if (!fp) {
-		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ10: dqr: "
-			"cannot append to %s: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	gmtime_r(&now, &tm);
-	strftime(stamp, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return fp;
-}
-
 /* links, switches and cut-off LIDs the log line names; the rest counted */
 #define NAMES_SHOW 3
 
 /*
- * s for a log line or a JSON string, between quotes: a node description
- * is whatever the node says, quotes and control characters included.
+ * s for a log line, between quotes: a node description is whatever the
+ * node says, quotes and control characters included (json-c escapes it
+ * in the records).
  */
 static void esc(const char *s, char *buf, size_t len)
 {
@@ -355,105 +324,6 @@ static void log_cut(struct dqr_ctx *ctx)
 		ctx->reconfigs, c->num_cut, lids, line);
 }
 
-/* ,"key":[{"desc":"..","guid":"0x.."},...] */
-static void json_nodes(FILE *fp, const struct dqr_fabric *f, const char *key,
-		       const uint32_t *nodes, uint32_t n)
-{
-	char d[400];
-	uint32_t i;
-
-	fprintf(fp, ",\"%s\":[", key);
-	for (i = 0; f && i < n; i++) {
-		esc(dqr_node_name(f, nodes[i]), d, sizeof(d));
-		fprintf(fp, "%s{\"desc\":\"%s\",\"guid\":\"0x%016" PRIx64
-			"\"}", i ? "," : "", d, f->nodes[nodes[i]].guid);
-	}
-	fputc(']', fp);
-}
-
-/* {"desc":"..","guid":"0x..","port":N} of port p, null without one */
-static void json_end(FILE *fp, const struct dqr_fabric *f, uint32_t p)
-{
-	char d[400];
-	uint32_t node;
-
-	if (p == DQR_NONE) {
-		fputs("null", fp);
-		return;
-	}
-	node = f->ports[p].node;
-	esc(dqr_node_name(f, node), d, sizeof(d));
-	fprintf(fp, "{\"desc\":\"%s\",\"guid\":\"0x%016" PRIx64 "\","
-		"\"port\":%u}", d, f->nodes[node].guid, f->ports[p].num);
-}
-
-/* ,"key":[{"a":{..},"b":{..}},...]: the cables at switch ports ports */
-static void json_links(FILE *fp, const struct dqr_fabric *f, const char *key,
-		       const uint32_t *ports, uint32_t n)
-{
-	uint32_t i;
-
-	fprintf(fp, ",\"%s\":[", key);
-	for (i = 0; f && i < n; i++) {
-		fprintf(fp, "%s{\"a\":", i ? "," : "");
-		json_end(fp, f, ports[i]);
-		fputs(",\"b\":", fp);
-		json_end(fp, f, dqr_peer_port(f, ports[i]));
-		fputc('}', fp);
-	}
-	fputc(']', fp);
-}
-
-static void json_changed(FILE *fp, const struct dqr_ctx *ctx)
-{
-	const struct dqr_recon_change *c = &ctx->recon.change;
-	const struct dqr_fabric *f = ctx->recon.ref;
-
-	json_links(fp, f, "links_failed", c->links_failed,
-		   c->num_links_failed);
-	json_links(fp, f, "links_returned", c->links_returned,
-		   c->num_links_returned);
-	json_nodes(fp, f, "switches_lost", c->lost, c->num_lost);
-	json_nodes(fp, f, "switches_returned", c->returned, c->num_returned);
-}
-
-static void json_line(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
-		      const char *outcome)
-{
-	const struct dqr_reroute_stats *s = &r->rs;
-	const struct dqr_pass_times *t = &ctx->times;
-	char stamp[32], handed[32] = "null";
-	FILE *fp = open_record(ctx, stamp, sizeof(stamp));
-
-	if (!fp)
-		return;
-	if (t->handed >= 0)
-		snprintf(handed, sizeof(handed), "%.3f", t->handed);
-	fprintf(fp, "{\"id\":%" PRIu64 ",\"time\":\"%s\",\"outcome\":\"%s\","
-		"\"cables_down\":%u,\"nodes_missing\":%u,"
-		"\"ports_failed\":%u,\"ports_recovered\":%u,"
-		"\"from_original\":%s,\"lids\":%" PRIu64 ","
-		"\"disconnected_entries\":%" PRIu64 ","
-		"\"disconnected_pairs\":%" PRIu64 ","
-		"\"changed_entries\":%" PRIu64 ",\"changed_blocks\":%" PRIu64
-		",\"switches_touched\":%u,\"turns_enabled\":%" PRIu64 ","
-		"\"reorders\":%" PRIu64 ",\"channels_moved\":%" PRIu64 ","
-		"\"unreachable_entries\":%" PRIu64 ",\"failed_entries\":%"
-		PRIu64 ",\"compute_us\":%.0f,\"list_us\":%.0f,"
-		"\"since\":\"%s\",\"project_ms\":%.3f,\"reroute_ms\":%.3f,"
-		"\"verify_ms\":%.3f,\"plan_ms\":%.3f,\"handed_ms\":%s",
-		ctx->reconfigs, stamp, outcome, ctx->diff.links_missing,
-		ctx->diff.nodes_missing, r->ports_failed, r->ports_recovered,
-		r->from_original ? "true" : "false", s->lids_disconnected,
-		s->disconnected, s->disconnected_pairs, r->diff.entries,
-		r->diff.blocks, r->diff.switches, s->turns, s->reorders,
-		s->moved, s->unreachable, s->failed, r->us_total, r->us_list,
-		t->since, t->project, t->reroute, t->verify, t->plan, handed);
-	json_changed(fp, ctx);
-	fputs("}\n", fp);
-	fclose(fp);
-}
-
 void dqr_log_reconfig(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
 		      const char *outcome)
 {
@@ -486,128 +356,6 @@ void dqr_log_reconfig(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
 	if (ctx->recon.change.num_cut && ctx->recon.ref &&
 	    !strncmp(outcome, "no legal route", 14))
 		log_cut(ctx);
-	json_line(ctx, r, outcome);
+	dqr_record_reconfig(ctx, r, outcome);
 	dqr_status_reconfig(ctx, r, outcome);
-}
-
-/* Stage s's upload (handed -> answered), or the drain after it. */
-static double stage_span(const struct dqr_transition *x, uint32_t s,
-			 int drain)
-{
-	const struct dqr_stage_times *t = &x->times[s];
-
-	return drain ? t[1].handed - t->answered : t->answered - t->handed;
-}
-
-/* Stages whose span is known: every upload, the drains between them. */
-static uint32_t spans(const struct dqr_transition *x, int drain)
-{
-	uint32_t n = x->plan.num_stages;
-
-	return drain && n ? n - 1 : n;
-}
-
-void dqr_fmt_stage_spans(char *buf, size_t len,
-			 const struct dqr_transition *x, int drain)
-{
-	uint32_t s, n = spans(x, drain);
-	size_t used = 0;
-
-	buf[0] = '\0';
-	if (!n)
-		snprintf(buf, len, "none");
-	for (s = 0; s < n && used < len; s++) {
-		/* room for the next figure and the ellipsis */
-		if (used + 24 > len) {
-			snprintf(buf + used, len - used, " ...");
-			return;
-		}
-		used += snprintf(buf + used, len - used, "%s%.1f",
-				 s ? " " : "", stage_span(x, s, drain));
-	}
-}
-
-static void json_spans(FILE *fp, const char *key,
-		       const struct dqr_transition *x, int drain)
-{
-	uint32_t s, n = spans(x, drain);
-
-	fprintf(fp, ",\"%s\":[", key);
-	for (s = 0; s < n; s++)
-		fprintf(fp, "%s%.3f", s ? "," : "", stage_span(x, s, drain));
-	fputc(']', fp);
-}
-
-void dqr_record_transition(struct dqr_ctx *ctx,
-			   const struct dqr_transition *x)
-{
-	uint32_t last = x->plan.num_stages - 1;
-	char stamp[32];
-	FILE *fp = open_record(ctx, stamp, sizeof(stamp));
-
-	if (!fp)
-		return;
-	fprintf(fp, "{\"transition\":%" PRIu64 ",\"time\":\"%s\","
-		"\"what\":\"%s\",\"stages\":%u,\"entries\":%u,"
-		"\"drain_delay_ms\":%u,\"since\":\"%s\","
-		"\"first_answered_ms\":%.3f,\"last_answered_ms\":%.3f",
-		x->id, stamp, x->what, x->plan.num_stages,
-		x->plan.stage_off[x->plan.num_stages], x->drain_ms, x->since,
-		x->times[0].answered - x->t_start,
-		x->times[last].answered - x->t_start);
-	json_spans(fp, "upload_ms", x, 0);
-	json_spans(fp, "drain_ms", x, 1);
-	fputs("}\n", fp);
-	fclose(fp);
-}
-
-/*
- * The largest id after each prefix in the tail of dir/name (0 when none);
- * 0, or -1 when the file is there but unreadable (logged).
- */
-static int tail_ids(struct dqr_ctx *ctx, const char *dir, const char *name,
-		    const char *const *prefix, uint64_t *max, int n)
-{
-	char path[4096], *buf;
-	size_t len;
-	int cut, ret, i;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	ret = dqr_id_tail_read(path, ID_TAIL_BYTES, &buf, &len, &cut);
-	if (ret < 0) {
-		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: cannot read the "
-			"last ids in %s (%s); ids may repeat earlier ones\n",
-			path, strerror(errno));
-		return -1;
-	}
-	for (i = 0; i < n; i++)
-		max[i] = dqr_id_tail_scan(buf, len, cut, prefix[i]);
-	free(buf);
-	return 0;
-}
-
-void dqr_ids_resume(struct dqr_ctx *ctx)
-{
-	static const char *const json[2] = { "{\"id\":", "{\"transition\":" };
-	static const char *const dump[1] = { "" };
-	const char *dir = ctx->osm->subn.opt.dump_files_dir;
-	uint64_t last[2] = { 0, 0 }, in_dump = 0;
-
-	if (!dir || !*dir)
-		return;
-	tail_ids(ctx, dir, RECONFIG_LOG, json, last, 2);
-	tail_ids(ctx, dir, TRANSITION_DUMP, dump, &in_dump, 1);
-	if (in_dump > last[1])
-		last[1] = in_dump;
-	/* again at a takeover: say so only when another SM numbered on */
-	if (last[0] <= ctx->reconfigs && last[1] <= ctx->transitions)
-		return;
-	if (last[0] > ctx->reconfigs)
-		ctx->reconfigs = last[0];
-	if (last[1] > ctx->transitions)
-		ctx->transitions = last[1];
-	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: %s holds records up to "
-		"reconfiguration %" PRIu64 " and transition %" PRIu64
-		" of earlier runs: this run numbers on from there\n", dir,
-		ctx->reconfigs, ctx->transitions);
 }

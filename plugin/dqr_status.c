@@ -25,6 +25,7 @@ void dqr_fmt_base(const struct dqr_ctx *ctx, char *buf, size_t len)
 	int id, first = 1;
 
 	used = snprintf(buf, len, "%s", ctx->ran_uturn ? "uturn" :
+			ctx->ran_grid ? ctx->ran_grid :
 			b->ran ? dqr_base_name(b->ran) : "none");
 	if (ctx->opts.base != DQR_BASE_AUTO || used >= len)
 		return;
@@ -50,6 +51,8 @@ static void fmt_shape(const struct dqr_ctx *ctx, char *buf, size_t len)
 		snprintf(buf, len, "fat tree: %u levels, %u switch groups, %u "
 			 "end ports", ft->num_levels, ft->num_groups,
 			 ft->num_end);
+	else if (ctx->ran_grid)
+		snprintf(buf, len, "%s, %u switches", ctx->grid_shape, sw);
 	else if (ctx->opts.base == DQR_BASE_AUTO ||
 		 ctx->opts.base == DQR_BASE_UTURN)
 		snprintf(buf, len, "no fat tree the plugin recognises, %u "
@@ -133,7 +136,7 @@ static void write_both(struct dqr_ctx *ctx, int left)
 	struct dqr_status_counters *c = &ctx->status;
 	struct dqr_status_view v;
 	uint32_t gone[DQR_STATUS_NAMES_MAX];
-	char base[128], shape[128], why[256], err[4200];
+	char base[128], shape[192], why[256], err[4200];
 	int bad;
 
 	if (!dir || !*dir)

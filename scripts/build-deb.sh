@@ -2,7 +2,10 @@
 # build-deb.sh [OUTDIR] - build the Debian package osm-dqr in a temporary
 # copy of the tree (what a fresh clone holds, plus files not committed yet)
 # and leave the .deb in OUTDIR (default: build-deb).  Checks that the
-# package depends on exactly the opensm it was built against.
+# package depends on exactly the opensm it was built against.  Then, as
+# root, scripts/deb-smoke.sh installs it, has the stock opensm load the
+# installed plugin on an emulated fabric, and removes it again
+# (DQR_DEB_SMOKE=0 skips that; without root or ibsim it skips itself).
 #
 # Never run dpkg-buildpackage in the work tree itself: its clean step
 # deletes configure and the other files autoreconf made.
@@ -74,3 +77,12 @@ echo "$files" | grep -q "/usr/lib/.*/libosmdqr\.so$" ||
 ! echo "$files" | grep -q '\.la$\|\.a$' ||
 	fail "libtool archive or static library in $deb"
 echo "build-deb: $deb (Depends: $depends)"
+
+[ "${DQR_DEB_SMOKE:-1}" = 0 ] && exit 0
+st=0
+sh "$top/scripts/deb-smoke.sh" "$deb" || st=$?
+case $st in
+0) echo "build-deb: installed, loaded by opensm, removed" ;;
+77) echo "build-deb: smoke test of the installed package skipped" ;;
+*) fail "the installed package failed its smoke test" ;;
+esac

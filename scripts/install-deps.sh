@@ -3,6 +3,7 @@
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config \
 opensm libopensm-dev ibsim-utils infiniband-diags libibumad-dev ibutils \
+libjson-c-dev \
 valgrind gnuplot-nox debhelper clang"
 
 missing=""

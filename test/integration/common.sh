@@ -396,6 +396,19 @@ it_changed() {
 		grep -o '[0-9]*$'
 }
 
+# it_trap_to_up LOG: ms from the first trap 128 to the first SUBNET UP
+# after it, from OpenSM's own time stamps (Mon DD HH:MM:SS usec).
+it_trap_to_up() {
+	awk '
+	function t(   s) {
+		split($3, s, ":")
+		return (s[1] * 3600 + s[2] * 60 + s[3]) * 1000 + $4 / 1000
+	}
+	!trap && /num:128/ { trap = t(); next }
+	trap && /SUBNET UP/ { printf "%.0f\n", t() - trap; exit }
+	' "$1"
+}
+
 # it_count PATTERN: lines of the OpenSM log matching PATTERN (grep -E).
 it_count() {
 	grep -cE -- "$1" "$W/osm.log" 2>/dev/null || true

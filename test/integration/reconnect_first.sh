@@ -36,19 +36,6 @@ fi
 it_setup
 it_start_ibsim "$NET"
 
-# trap_to_up LOG: ms from the first trap 128 to the first SUBNET UP
-# after it, from OpenSM's own time stamps (Mon DD HH:MM:SS usec).
-trap_to_up() {
-	awk '
-	function t(   s) {
-		split($3, s, ":")
-		return (s[1] * 3600 + s[2] * 60 + s[3]) * 1000 + $4 / 1000
-	}
-	!trap && /num:128/ { trap = t(); next }
-	trap && /SUBNET UP/ { printf "%.0f\n", t() - trap; exit }
-	' "$1"
-}
-
 n=0
 report=""
 printf '%s\n' "$FAULTS" > "$W/faults.txt"
@@ -59,7 +46,7 @@ while read -r expect fault; do
 
 	# --- stock OpenSM on the same fault --------------------------------
 	it_stock_fault "$fault"
-	stock_ms=$(trap_to_up "$W/osm.log")
+	stock_ms=$(it_trap_to_up "$W/osm.log")
 	"$DQR_CHECK" "$W/osm1.ibnd" "$W/osm1.fts" > "$W/stock$n.txt" 2>&1
 	stock_ok=$?
 	it_stock_done "$fault"
@@ -131,7 +118,7 @@ while read -r expect fault; do
 		--expect="$W/after$n.fts" "$W/after$n.ibnd" "$W/before$n.fts" \
 		> "$W/replay$n.txt" 2>&1 ||
 		{ cat "$W/replay$n.txt"; it_fail "fault $n: no clean replay"; }
-	dqr_ms=$(trap_to_up "$W/osm.log")
+	dqr_ms=$(it_trap_to_up "$W/osm.log")
 	it_stop_opensm "osm-dqr$n.log"
 	rm -f "$W/dqr-transition.dump" "$W/dqr-reconfig.log"
 	it_ibsim_cmd "ReLink $fault"

@@ -1,27 +1,62 @@
 #!/bin/sh
-# safe_defaults_mesh.sh - a mesh with the default options.  OpenSM's
-# engines that base=auto tries leave it to minhop, whose tables have a
-# credit loop on one VL: the plugin must route with its own up*/down*
-# instead (ERR DQ29), so the tables read back from the switches are
-# acyclic and reach every pair; then a cable fails and returns, and each
-# transition replays loop free and acyclic on the tables read back before
-# it, ending at those read back after it.
+# safe_defaults_mesh.sh - a mesh with the default options.  base=auto
+# recognises the 2D mesh from its cabling and routes it with lib's
+# dimension-order routing, deadlock free on one VL (no ERR DQ29: the
+# plugin's up*/down* instead of a cyclic base is not needed), so the
+# tables read back from the switches are acyclic and reach every pair;
+# then a cable fails (DQR repairs it: a reconfiguration (ok), no DQ13 or
+# DQ16) and returns, and each transition replays loop free and acyclic
+# on the tables read back before it, ending at those read back after it.
+#
+# The wrappers set: NET or GEN (a dqr-genfabric spec, generated here),
+# HOST, FAULT, SHAPE (what the "dqr: shape: " line says first, an
+# extended regular expression),
+# ROUTING ("dimension-order", "e-cube", or "updn" for a torus: then the
+# torus NOTICE and ERR DQ29 are expected).
 . "$(dirname "$0")/common.sh"
 
 : "${NET:=$TOPO_DIR/mesh-4x4.net}"
 : "${HOST:=ca-0000}"
+: "${SHAPE:=2D mesh 4x4, 16 switches}"
+: "${ROUTING:=dimension-order}"
 [ -n "${FAULT:-}" ] || FAULT='"sw-x1-y1"[1]'
 
 it_setup
+if [ -n "${GEN:-}" ]; then
+	"$top_builddir/tools/dqr-genfabric" -o "$W/gen.net" "$GEN" \
+		> "$W/genfabric.log" 2>&1 ||
+		it_fail "dqr-genfabric $GEN: $(cat "$W/genfabric.log")"
+	NET="$W/gen.net"
+fi
 it_start_ibsim "$NET"
 it_write_conf
 it_start_opensm
 it_wait_log "dqr: base " 1
 it_settle
-grep -q "ERR DQ29" "$W/osm.log" ||
-	it_fail "no up*/down* instead of a cyclic base: $(grep 'dqr: base ' \
+grep -Eq "dqr: shape: ($SHAPE)" "$W/osm.log" ||
+	it_fail "shape not recognised as $SHAPE: $(grep 'dqr: shape: ' \
 		"$W/osm.log" | head -1)"
-it_log "plugin: $(grep 'ERR DQ29' "$W/osm.log" | head -1 | sed 's/^.*-> //')"
+it_log "plugin: $(grep 'dqr: shape: ' "$W/osm.log" | head -1 |
+	sed 's/^.*-> //')"
+if [ "$ROUTING" = updn ]; then
+	grep -q "NOTICE: .*e-cube on a torus needs more than one VL" \
+		"$W/osm.log" || it_fail "no NOTICE that tori need VLs"
+	grep -q "ERR DQ29" "$W/osm.log" ||
+		it_fail "no up*/down* instead of a cyclic base: $(grep \
+			'dqr: base ' "$W/osm.log" | head -1)"
+	it_log "plugin: $(grep 'ERR DQ29' "$W/osm.log" | head -1 |
+		sed 's/^.*-> //')"
+else
+	grep -Eq "dqr: shape: ($SHAPE).*lib's $ROUTING routing" \
+		"$W/osm.log" ||
+		it_fail "no $ROUTING routing: $(grep 'dqr: shape: ' \
+			"$W/osm.log" | head -1)"
+	grep "ERR DQ29" "$W/osm.log" &&
+		it_fail "up*/down* replaced the $ROUTING tables"
+	grep -Eq "dqr: base (dor|ecube) \(auto" "$W/osm.log" ||
+		it_fail "the base is not lib's grid routing: $(grep \
+			'dqr: base ' "$W/osm.log" | head -1)"
+fi
 it_readback "$HOST" start
 it_judge start --pairs=all
 
@@ -42,6 +77,13 @@ it_settle
 it_readback "$HOST" fault
 it_judge fault --pairs=all
 replay_step fault start
+# DQR itself repaired it, on the base's tables: no DQ13 (DQR off on a
+# cyclic base) nor DQ16 (the base routed everything again)
+grep -qE "dqr: reconfiguration [0-9]+ \(ok" "$W/osm.log" ||
+	it_fail "no reconfiguration (ok): $(grep -E \
+		'dqr: reconfiguration [0-9]+ \(' "$W/osm.log" | tail -1)"
+grep -E "ERR DQ1[36]" "$W/osm.log" && it_fail "DQR was off or fell back"
+it_log "ok: DQR repaired the fault"
 grep "dqr: transition [0-9]* (" "$W/osm.log" | tail -1 | sed 's/^.*-> /  /'
 
 n=$(it_count "dqr: transition [0-9]+ \(")

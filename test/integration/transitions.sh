@@ -19,7 +19,30 @@
 : "${DRAIN:=50}"
 
 it_setup
-it_start_ibsim "$NET"
+
+# The far end of FAULT gets a description with a double quote and a
+# backslash, which the records must carry as JSON strings.  Unquoted in
+# the net file, ibsim ends it at " lid ".
+fault_sw=$(echo "$FAULT" | sed 's/^"\([^"]*\)".*/\1/')
+fault_port=$(echo "$FAULT" | sed 's/.*\[\([0-9]*\)\]$/\1/')
+far=$(awk -v sw="$fault_sw" -v port="$fault_port" '
+	/^(Switch|Hca|Ca)/ { cur = $0; sub(/^[^"]*"/, "", cur)
+		sub(/".*/, "", cur); next }
+	cur == sw && index($0, "[" port "]") == 1 {
+		sub(/^[^"]*"/, ""); sub(/".*/, ""); print; exit }' "$NET")
+[ -n "$far" ] || it_fail "no cable at $FAULT in $NET"
+ODD_DESC="$far \"odd\\desc"
+export ODD_DESC
+awk -v far="$far" '
+	$1 == "Switch" && $3 == "\"" far "\"" &&
+	(i = index($0, "# \"" far "\"")) {
+		$0 = substr($0, 1, i + 1) ENVIRON["ODD_DESC"] \
+			substr($0, i + 4 + length(far))
+	}
+	{ print }' "$NET" > "$W/odd.net"
+grep -qF "# $ODD_DESC lid" "$W/odd.net" ||
+	it_fail "$far is no switch header in $NET"
+it_start_ibsim "$W/odd.net"
 
 # transition_done N: wait until transition N completed
 transition_done() {
@@ -153,4 +176,16 @@ it_expect_eq "osmdqr_reconfigurations_total after the recovery" \
 	it_fail "osmdqr_stages_total did not grow with the recovery"
 it_expect_eq "entries that differ from the tables before the fault" \
 	"$(it_changed t3 t1)" 0
+
+# --- 5. the records: one JSON object a line, the odd description intact --
+python3 - "$W/dqr-reconfig.log" "$ODD_DESC" <<'EOF' ||
+import json, sys
+recs = [json.loads(line) for line in open(sys.argv[1])]
+ends = [e for r in recs for c in r.get("links_failed", []) + r.get(
+    "links_returned", []) for e in (c["a"], c["b"]) if e]
+if sys.argv[2] not in [e["desc"] for e in ends]:
+    sys.exit("no cable end named %r in %d records" % (sys.argv[2], len(recs)))
+print("records: %d lines of JSON, %r named" % (len(recs), sys.argv[2]))
+EOF
+	it_fail "dqr-reconfig.log: a line that is no JSON, or no $ODD_DESC"
 it_log "PASS"

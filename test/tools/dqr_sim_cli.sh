@@ -1,6 +1,7 @@
 #!/bin/sh
 # dqr_sim_cli.sh - dqr-sim runs the fault experiment, the benchmark and
-# the soak on small fabrics, verifies every state, and refuses bad input
+# the soak on small fabrics, verifies every state, answers --what-if
+# (one fault, and all single faults), and refuses bad input
 # with status 2.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -86,6 +87,82 @@ expect 0 "withdrew them before the cable came up: [1-9]" -- $soak \
 # a flap's return interrupts transitions; proved plans and drains judged
 expect 0 '"cut":[1-9][0-9]*,.*"drain_checks":[1-9]' -- $soak \
 	--fabric kary:4,3 --seed 1 --json
+set -f		# NAME[PORT] is no glob
+# --what-if: one named fault answered as the plugin answers it.  The
+# cable sw-L1-0000[5] of kary:4,3 (ftree-mod): 469 routes cut, 98
+# entries in 21 blocks on 20 switches, proved in two stages of which the
+# second waits a drain; every pair rerouted
+wi="--fabric kary:4,3 --what-if sw-L1-0000[5]"
+expect 0 "^  tables: 98 entries changed in 21 64-LID blocks on 20 switches$" \
+	-- $wi
+expect 0 "^  transition: 2 stages (proved), 1 wait a drain," -- $wi
+expect 0 "^    stage 2: 9 entries, waits the drain: dependency cycle$" -- $wi
+expect 0 "^  pairs: 649 disconnected by the fault, 649 rerouted; 0 left" -- $wi
+expect 0 "verdict: connected, loop free, deadlock free: survived" -- $wi
+expect 0 '"changed_entries":98,"blocks":21,"switches":20,' -- $wi --json
+expect 0 '"stage_list":\[{"entries":89,"drain":null},{"entries":9,' -- \
+	$wi --json
+# a whole switch (quoted as in ibsim's net files): its own LID is gone
+# (222 pairs without a cable path), the rest is rerouted in three stages
+wi='--fabric kary:4,3 --what-if "sw-L2-0005"'
+expect 0 "^what if switch sw-L2-0005 fails (8 cables)$" -- $wi
+expect 0 "^  tables: 265 entries changed in 39 64-LID blocks on 21 " -- $wi
+expect 0 "965 rerouted; 222 left unreachable (222 with no cable path left, 0" \
+	-- $wi
+expect 0 "^  transition: 3 stages (proved), 2 wait a drain" -- $wi
+# a cable DQR alone cannot absorb on ftree-mod's tables: 232 connected
+# pairs without a legal route, the plugin's fallback decides; exit 1
+expect 1 "NOT connected, loop free, deadlock free: lost" -- \
+	--fabric kary:4,3 --what-if "sw-L1-0000[7]"
+expect 1 "232 that a cable path still joins" -- \
+	--fabric kary:4,3 --what-if "sw-L1-0000[7]"
+# ... which the plugin's mode=local turns=path does not change, and its
+# base=uturn (the FT paper's preference) avoids
+expect 1 "232 that a cable path still joins" -- --fabric kary:4,3 \
+	--what-if "sw-L1-0000[7]" --options "mode=local turns=path"
+expect 0 "plugin options: base=uturn .*mode=local turns=path" -- \
+	--fabric kary:4,3 --routing uturn --what-if "sw-L1-0000[7]" \
+	--options "base=uturn mode=local turns=path"
+# names by GUID, on tables read from a subnet
+expect 0 "^what if switch Switch1 fails (4 cables)$" -- \
+	--topology "$data/tiny.ibnd" --lfts "$data/tiny.fts" --what-if 0x200000
+expect 0 "^what if the cable Switch2\[3\] -- Switch1\[3\] fails$" -- \
+	--topology "$data/tiny.ibnd" --lfts "$data/tiny.fts" \
+	--what-if "0x0000000000200001[3]"
+# unknown names, ports without a cable, bad options: status 2, named
+expect 2 "what-if 'nosuch\[1\]': no node named 'nosuch'" -- \
+	--fabric kary:2,3 --what-if "nosuch[1]"
+expect 2 "what-if 'sw-L9': no switch or node of that name or GUID" -- \
+	--fabric kary:2,3 --what-if sw-L9
+expect 2 "what-if 'sw-L1-0000\[9\]': sw-L1-0000 has ports 1 to 4" -- \
+	--fabric kary:2,3 --what-if "sw-L1-0000[9]"
+expect 2 "what-if 'ca-0000': not a switch" -- --fabric kary:2,3 \
+	--what-if ca-0000
+expect 2 "options: option 'mode' has a bad value 'sideways'" -- \
+	--fabric kary:2,3 --what-if all --options mode=sideways
+expect 2 "options applies to --what-if only" -- --fabric kary:2,3 \
+	--options mode=local
+expect 2 "not with --mode" -- --fabric kary:2,3 --what-if all \
+	--options mode=local --mode local
+# --what-if all: every single fault from the same start, and a summary
+expect 0 "^summary: 28 single faults (16 links, 12 switches): 28 survived" \
+	-- --fabric kary:2,3 --what-if all
+expect 0 '"summary":{"faults":28,"links":16,"switches":12,"survived":28,' \
+	-- --fabric kary:2,3 --what-if all --json
+sum="^summary: 176 single faults (128 links, 48 switches): 164 survived"
+sum="$sum connected and deadlock free, 12 lose a connected pair, 0 unsafe"
+expect 1 "$sum" -- --fabric kary:4,3 --what-if all --data "$dat"
+awk -F '\t' '!/^#/ { n++; if (NF != 9) bad = 1; lost += $8 == 1 }
+	END { exit bad || n != 176 || lost != 12 }' "$dat"
+tally $? "--what-if all --data: not 176 rows of 9 columns, 12 lost" "$dat"
+# on two layers (base=uturn, stretch=1 leaves long routes to the FT
+# paper's re-routing layer) every single fault is survived
+expect 0 "176 survived .* 125 left entries without a legal route, 125 of" \
+	-- --fabric kary:4,3 --routing uturn --what-if all \
+	--options "base=uturn stretch=1"
+expect 2 "data and --ca-links apply to --what-if all only" -- \
+	--fabric kary:2,3 --what-if sw-L2-0000 --data "$dat"
+set +f
 expect 2 "soak judges one VL" -- --soak --fabric kary:2,3 --vl-layers
 expect 2 "soak excludes --bench" -- --soak --fabric kary:2,3 --bench
 # bad input

@@ -12,6 +12,7 @@
 #include "deps/channel_list.h"
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
+#include "options/options.h"
 #include "repair/recon.h"
 #include "repair/reroute.h"
 #include "repair/rerouting_layer.h"
@@ -47,6 +48,11 @@ struct sim_opts {
 	struct dqr_reroute_opts ro;
 	int verify;			/* enum verify_policy */
 	unsigned verify_every;		/* VERIFY_SAMPLE */
+	int mode_set, turns_set, trials_set;
+	/* --what-if NAME or "all", and the plugin's options (--options) */
+	const char *what_if;
+	const char *options_str;
+	struct dqr_options plugin;
 };
 
 /* The fabric and tables the experiment starts from. */
@@ -254,5 +260,13 @@ int bench(struct sim *s);
 
 /* soak.c: the exit status (0, 1 after a failure, 2 out of memory) */
 int soak(struct sim *s);
+
+/*
+ * whatif.c: what_if_setup() before start() (the plugin's options decide
+ * the reroute's); what_if() the exit status (0 every fault survived, 1
+ * not, 2 bad name or file), -1 when out of memory.
+ */
+int what_if_setup(struct sim *s);
+int what_if(struct sim *s);
 
 #endif

@@ -100,9 +100,21 @@ static void usage(FILE *out)
 "                       transition planned as it plans and judged stage by\n"
 "                       stage; --runs (default 200) of --faults events\n"
 "                       (default 8); exit 1 on any unsafe state\n"
+"what if:\n"
+"  --what-if NAME       what one fault would change, answered as the\n"
+"                       plugin answers it: NAME[PORT] the cable at that\n"
+"                       port, NAME a whole switch (node description or\n"
+"                       0xGUID); exit 1 unless the result is connected\n"
+"                       and deadlock free\n"
+"  --what-if all        every switch-to-switch cable (--ca-links: every\n"
+"                       cable) and every switch in turn, a line each and\n"
+"                       a summary; --data FILE for doc/plot-what-if.gp\n"
+"  --options STRING     the plugin's options (mode=, turns=, base=uturn,\n"
+"                       vl_layer=, stretch=, fallback=; see osmdqr(8))\n"
 "  -h, --help           this text\n"
-"exit status: 0 done, 1 a verification failed (or a soak failure) or DQR\n"
-"could not complete the start tables, 2 bad usage or input\n",
+"exit status: 0 done, 1 a verification failed (or a soak failure, or a\n"
+"what-if fault not survived) or DQR could not complete the start tables,\n"
+"2 bad usage or input\n",
 		dqr_mode_names[d.mode], dqr_turns_names[d.turns]);
 }
 
@@ -223,11 +235,13 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 		if (parse_choice(arg, dqr_mode_names, &k))
 			return bad_value(name, arg, "end-to-end or local");
 		o->ro.mode = k;
+		o->mode_set = 1;
 		break;
 	case 't':
 		if (parse_choice(arg, dqr_turns_names, &k))
 			return bad_value(name, arg, "each or path");
 		o->ro.turns = k;
+		o->turns_set = 1;
 		break;
 	case 'v':
 		if (parse_verify(arg, o))
@@ -250,6 +264,13 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 		if (parse_uint(arg, 1, 10000000, &n))
 			return bad_value(name, arg, "a number of trials >= 1");
 		o->trials = (unsigned)n;
+		o->trials_set = 1;
+		break;
+	case 'W':
+		o->what_if = arg;
+		break;
+	case 'O':
+		o->options_str = arg;
 		break;
 	default:
 		return -1;
@@ -287,6 +308,23 @@ static int check_input_options(const struct sim_opts *o)
 		  "--soak judges one VL: not with --vl-layers" },
 		{ o->soak && (o->data_path || o->verify != VERIFY_DEFAULT),
 		  "--soak judges every state: no --data, no --verify" },
+		{ o->options_str && !o->what_if,
+		  "--options applies to --what-if only" },
+		{ o->options_str && (o->mode_set || o->turns_set),
+		  "--options gives mode= and turns=: not with --mode or "
+		  "--turns" },
+		{ o->what_if && (o->soak || o->bench || o->vl_layers ||
+				 o->stretch >= 0 || o->unroute_sw),
+		  "--what-if excludes --soak, --bench, --vl-layers, --stretch "
+		  "and --dqr-switch-lids (--options gives vl_layer= and "
+		  "stretch=)" },
+		{ o->what_if && (o->runs_set || o->faults_set ||
+				 o->trials_set || o->verify != VERIFY_DEFAULT),
+		  "--what-if judges one start: no --runs, --faults, --trials "
+		  "or --verify" },
+		{ o->what_if && strcmp(o->what_if, "all") &&
+		  (o->data_path || o->ca_links),
+		  "--data and --ca-links apply to --what-if all only" },
 	};
 	size_t i;
 
@@ -322,6 +360,8 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		{ "bench", no_argument, NULL, 'b' },
 		{ "trials", required_argument, NULL, 'N' },
 		{ "soak", no_argument, NULL, 'K' },
+		{ "what-if", required_argument, NULL, 'W' },
+		{ "options", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -336,6 +376,7 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 	o->stretch = -1;
 	/* the plugin's defaults, so that the figures describe what runs */
 	dqr_options_init(&defaults);
+	o->plugin = defaults;
 	o->ro.mode = defaults.mode;
 	o->ro.turns = defaults.turns;
 	opterr = 0;
@@ -370,6 +411,17 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		o->faults = SOAK_EVENTS;
 	if (check_input_options(o))
 		return -1;
+	if (o->options_str) {
+		char err[512];
+
+		if (dqr_options_parse(o->options_str, &o->plugin, err,
+				      sizeof(err))) {
+			fprintf(stderr, PROG ": --options: %s\n", err);
+			return -1;
+		}
+		o->ro.mode = o->plugin.mode;
+		o->ro.turns = o->plugin.turns;
+	}
 	/* the soak judges every state: so says the header */
 	if (o->soak)
 		o->verify = VERIFY_ALL;
@@ -386,11 +438,19 @@ static int execute(struct sim *s)
 		return 2;
 	if (scale_build(&s->sc, s->in.f, s->o->ca_links))
 		goto nomem;
+	if (s->o->what_if && what_if_setup(s))
+		return 2;
 	ret = start(s);
 	if (ret > 0)
 		return ret;
 	if (ret < 0)
 		goto nomem;
+	if (s->o->what_if) {
+		ret = what_if(s);
+		if (ret < 0)
+			goto nomem;
+		return ret;
+	}
 	if (s->o->soak && s->sc.num_cand)
 		return soak(s);
 	if (!s->sc.num_cand || (!s->o->bench &&
