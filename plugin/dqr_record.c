@@ -213,23 +213,33 @@ static void put_record(struct dqr_ctx *ctx, struct json_object *o, int bad,
 	json_object_put(o);
 }
 
+/*
+ * A record: its id under key, first (json-c keeps the order, and
+ * dqr_ids_resume() finds the ids by it), and the time of day.  *bad when
+ * out of memory.
+ */
+static struct json_object *record_new(const char *key, uint64_t id, int *bad)
+{
+	struct json_object *o = json_object_new_object();
+	char stamp[32];
+
+	stamp_now(stamp, sizeof(stamp));
+	*bad = !o || jadd_u64(o, key, id) || jadd_str(o, "time", stamp);
+	return o;
+}
+
 void dqr_record_reconfig(struct dqr_ctx *ctx,
 			 const struct dqr_recon_result *r, const char *outcome)
 {
 	const struct dqr_reroute_stats *s = &r->rs;
 	const struct dqr_pass_times *t = &ctx->times;
 	struct json_object *o;
-	char stamp[32];
 	int bad;
 
 	if (!record_dir(ctx))
 		return;
-	stamp_now(stamp, sizeof(stamp));
-	o = json_object_new_object();
-	/* json-c keeps this order: "id" first, as dqr_ids_resume() reads */
-	bad = !o || jadd_u64(o, "id", ctx->reconfigs) ||
-	      jadd_str(o, "time", stamp) ||
-	      jadd_str(o, "outcome", outcome) ||
+	o = record_new("id", ctx->reconfigs, &bad);
+	bad = bad || jadd_str(o, "outcome", outcome) ||
 	      jadd_u64(o, "cables_down", ctx->diff.links_missing) ||
 	      jadd_u64(o, "nodes_missing", ctx->diff.nodes_missing) ||
 	      jadd_u64(o, "ports_failed", r->ports_failed) ||
@@ -317,17 +327,12 @@ void dqr_record_transition(struct dqr_ctx *ctx,
 {
 	uint32_t last = x->plan.num_stages - 1;
 	struct json_object *o;
-	char stamp[32];
 	int bad;
 
 	if (!record_dir(ctx))
 		return;
-	stamp_now(stamp, sizeof(stamp));
-	o = json_object_new_object();
-	/* "transition" first: dqr_ids_resume() finds the ids by it */
-	bad = !o || jadd_u64(o, "transition", x->id) ||
-	      jadd_str(o, "time", stamp) ||
-	      jadd_str(o, "what", x->what) ||
+	o = record_new("transition", x->id, &bad);
+	bad = bad || jadd_str(o, "what", x->what) ||
 	      jadd_u64(o, "stages", x->plan.num_stages) ||
 	      jadd_u64(o, "entries", x->plan.stage_off[x->plan.num_stages]) ||
 	      jadd_u64(o, "drain_delay_ms", x->drain_ms) ||
