@@ -64,6 +64,19 @@ static inline int has_bit(const uint64_t *set, uint32_t v)
 }
 
 /*
+ * The edge from -> to seen from its end w: w joins set and the queue
+ * d->fwd when it is new and the edge live.
+ */
+static inline void visit(struct dqr_dyn_order *d, uint64_t *set,
+			 uint32_t *tail, uint32_t w, uint32_t from, uint32_t to)
+{
+	if (has_bit(set, w) || !live_edge(d, from, to))
+		return;
+	set[w >> 6] |= 1ull << (w & 63);
+	d->fwd[(*tail)++] = w;
+}
+
+/*
  * Into set: what v reaches (forward), or what reaches v, over the live
  * dependencies at any position.  d->fwd serves as the queue.
  */
@@ -81,35 +94,23 @@ static void closure(struct dqr_dyn_order *d, uint32_t v, uint64_t *set,
 		if (forward) {
 			for (k = d->succ_off[u]; k < d->succ_off[u + 1]; k++) {
 				w = d->succ[k];
-				if (has_bit(set, w) || !live_edge(d, u, w))
-					continue;
-				set[w >> 6] |= 1ull << (w & 63);
-				d->fwd[tail++] = w;
+				visit(d, set, &tail, w, u, w);
 			}
 			for (e = d->add_succ[u]; e != DQR_NONE;
 			     e = d->edges[e].next_succ) {
 				w = d->edges[e].to;
-				if (has_bit(set, w) || !live_edge(d, u, w))
-					continue;
-				set[w >> 6] |= 1ull << (w & 63);
-				d->fwd[tail++] = w;
+				visit(d, set, &tail, w, u, w);
 			}
 			continue;
 		}
 		for (k = d->pred_off[u]; k < d->pred_off[u + 1]; k++) {
 			w = d->pred[k];
-			if (has_bit(set, w) || !live_edge(d, w, u))
-				continue;
-			set[w >> 6] |= 1ull << (w & 63);
-			d->fwd[tail++] = w;
+			visit(d, set, &tail, w, w, u);
 		}
 		for (e = d->add_pred[u]; e != DQR_NONE;
 		     e = d->edges[e].next_pred) {
 			w = d->edges[e].from;
-			if (has_bit(set, w) || !live_edge(d, w, u))
-				continue;
-			set[w >> 6] |= 1ull << (w & 63);
-			d->fwd[tail++] = w;
+			visit(d, set, &tail, w, w, u);
 		}
 	}
 }

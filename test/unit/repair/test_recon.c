@@ -140,6 +140,17 @@ static size_t fake_heap(void *arg)
 	return *(size_t *)arg;
 }
 
+/* An hour to spare, and the fake heap watched against limit. */
+static void heap_budget(struct dqr_budget *b, size_t *heap, size_t limit)
+{
+	memset(b, 0, sizeof(*b));
+	b->deadline_ms = dqr_now_ms() + 3600e3;
+	b->mem_used = fake_heap;
+	b->mem_arg = heap;
+	b->mem_limit = limit;
+	probes = 0;
+}
+
 /* A recon of the ring as a line, the cable 3-4 cut in cur. */
 static void start_cut(struct dqr_recon *r, struct dqr_fabric **f,
 		      struct dqr_lfts **t, struct dqr_fabric **cur, unsigned n)
@@ -185,12 +196,7 @@ static void test_budget(void)
 
 	/* time and memory to spare: the same answer, memory looked at */
 	start_cut(&r, &f, &t, &cur, 64);
-	memset(&b, 0, sizeof(b));
-	b.deadline_ms = dqr_now_ms() + 3600e3;
-	b.mem_used = fake_heap;
-	b.mem_arg = &heap;
-	b.mem_limit = heap;
-	probes = 0;
+	heap_budget(&b, &heap, heap);
 	CHECK_EQ(update_within(&r, cur, &b, &res), DQR_RECON_OK);
 	CHECK_EQ(b.over, DQR_BUDGET_OK);
 	CHECK(probes >= 2);
@@ -208,12 +214,7 @@ static void test_budget(void)
 
 	/* the heap past its limit: stopped at the first look */
 	start_cut(&r, &f, &t, &cur, 64);
-	memset(&b, 0, sizeof(b));
-	b.deadline_ms = dqr_now_ms() + 3600e3;
-	b.mem_used = fake_heap;
-	b.mem_arg = &heap;
-	b.mem_limit = heap - 1;
-	probes = 0;
+	heap_budget(&b, &heap, heap - 1);
 	CHECK_EQ(update_within(&r, cur, &b, &res), DQR_RECON_OVER);
 	CHECK_EQ(b.over, DQR_BUDGET_MEMORY);
 	CHECK_EQ(probes, 1);
