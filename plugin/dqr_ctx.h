@@ -38,6 +38,7 @@
 #include "options/options.h"
 #include "repair/recon.h"
 #include "repair/rerouting_layer.h"
+#include "repair/mesh_plugin.h"
 #include "shape/ftree_shape.h"
 #include "transition/plan.h"
 #include "util/budget.h"
@@ -135,6 +136,8 @@ struct dqr_ctx {
 	 * "ecube") and the shape recognised; NULL and "" otherwise */
 	const char *ran_grid;
 	char grid_shape[160];
+	/* base=auto on a mesh or torus: the DQR paper's plug-in for it */
+	struct dqr_mesh_plugin *mesh;
 
 	/* the FT paper's re-routing layer on VL 1 (dqr_layers.c) */
 	struct dqr_ml ml;

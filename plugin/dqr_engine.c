@@ -62,6 +62,7 @@ void dqr_ctx_free(struct dqr_ctx *ctx)
 	dqr_recon_drop(ctx);
 	drop_last_pass(ctx);
 	dqr_ftree_free(ctx->ftree);
+	dqr_mesh_plugin_free(ctx->mesh);
 	free(ctx);
 }
 
@@ -206,10 +207,9 @@ static int uturn_pass(struct dqr_ctx *ctx)
 }
 
 /*
- * The routing of a recognised grid, or 1 when lib has none for it that is
- * deadlock free on one VL (a torus: dimension order needs dateline VLs
- * there).  lib's routings go by topo_gen's port numbers, so they route a
- * conformed copy whose tables are mapped back.
+ * The routing of a recognised grid, or 1 when lib's failed.  lib's
+ * routings go by topo_gen's port numbers, so they route a conformed copy
+ * whose tables are mapped back.
  */
 static int grid_route(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		      const struct dqr_grid *g, const char *desc,
@@ -222,13 +222,20 @@ static int grid_route(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	char err[256];
 
 	*out = NULL;
-	if (g->kind == DQR_GRID_TORUS) {
+	/*
+	 * Shortest (e-cube) routes around a ring close a cycle on one VL;
+	 * dateline VLs would need SL2VL tables, which OpenSM programs only
+	 * with qos TRUE.  Dimension order that never takes a wrap cable is
+	 * the mesh's routing: deadlock free on one VL, and the mesh
+	 * plug-in repairs it (doc/grids.md).
+	 */
+	if (g->kind == DQR_GRID_TORUS)
 		OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO,
-			"osmdqr: NOTICE: %s: e-cube on a torus needs more "
-			"than one VL (dateline VLs), which the plugin does not "
-			"do yet; base=auto routes it as before\n", desc);
-		return 1;
-	}
+			"osmdqr: NOTICE: %s: routed as a mesh on one VL "
+			"(dimension order without the wrap cables, which "
+			"carry only repairs); shortest routes around the "
+			"rings would need dateline VLs, which the plugin does "
+			"not program\n", desc);
 	if (dqr_grid_conform(f, g, &c, err, sizeof(err)) ||
 	    dqr_ref_route(c.f, &g->spec, c.places, kind, &t, err,
 			  sizeof(err))) {
@@ -275,14 +282,21 @@ static int grid_pass(struct dqr_ctx *ctx)
 	g_kind = g->kind;
 	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: shape: %s, %u switches; "
 		"%s\n", desc, g->num_switches,
-		g->kind == DQR_GRID_MESH ? "lib's dimension-order routing "
-		"(deadlock free on one VL)" : g->kind == DQR_GRID_HYPERCUBE ?
+		g->kind == DQR_GRID_HYPERCUBE ?
 		"lib's e-cube routing (deadlock free on one VL)" :
-		"no one-VL routing of lib's, trying 'ftree'");
+		"lib's dimension-order routing (deadlock free on one VL), "
+		"repaired with the DQR paper's mesh plug-in");
 	if (grid_route(ctx, f, g, desc, &t)) {
 		dqr_grid_free(g);
 		dqr_fabric_free(f);
 		return 1;
+	}
+	if (g->kind != DQR_GRID_HYPERCUBE) {
+		ctx->mesh = dqr_mesh_plugin_new(f, g);
+		if (!ctx->mesh)
+			OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ14: "
+				"dqr: out of memory for the mesh plug-in; DQR "
+				"repairs without it\n");
 	}
 	dqr_grid_free(g);
 	drop_last_pass(ctx);
@@ -314,6 +328,8 @@ static int base_pass(struct dqr_ctx *ctx)
 	ctx->ran_uturn = 0;
 	ctx->ran_grid = NULL;
 	ctx->grid_shape[0] = '\0';
+	dqr_mesh_plugin_free(ctx->mesh);
+	ctx->mesh = NULL;
 	if (ctx->try_uturn) {
 		ctx->try_uturn = 0;
 		ret = uturn_pass(ctx);

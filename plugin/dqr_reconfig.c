@@ -52,10 +52,31 @@ static void reroute_opts(const struct dqr_ctx *ctx, struct dqr_reroute_opts *o)
 	o->turns = ctx->opts.turns;
 	/*
 	 * topology plug-ins (the DQR paper, IV.C) attach here: the FT
-	 * paper's on the fat trees base=uturn routed
+	 * paper's on the fat trees base=uturn routed, the mesh plug-in on
+	 * the meshes and tori lib's dimension order routed
 	 */
 	if (ctx->ran_uturn && ctx->ftree)
 		dqr_uturn_repair_opts(ctx->ftree, o);
+	if (ctx->ran_grid && ctx->mesh)
+		dqr_mesh_plugin_opts(ctx->mesh, o);
+}
+
+/* What the mesh plug-in did for this reconfiguration, for the log. */
+static void log_mesh(struct dqr_ctx *ctx)
+{
+	const struct dqr_mesh_stats *ms;
+
+	if (!ctx->ran_grid || !ctx->mesh)
+		return;
+	ms = dqr_mesh_plugin_stats(ctx->mesh);
+	if (!ms->links_failed)
+		return;
+	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: mesh plug-in: %u of %u "
+		"failed links bypassed by a local path towards the centre "
+		"(%u turns enabled, %u after a reorder)%s\n",
+		ms->links_bypassed, ms->links_failed, ms->turns, ms->reorders,
+		ms->links_bypassed < ms->links_failed ?
+		"; the topology-agnostic search routes the rest" : "");
 }
 
 /*
@@ -373,6 +394,8 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	o.budget = &ctx->budget;
 	dqr_layers_stretch(ctx, &o);
 	ret = dqr_recon_update(&ctx->recon, ctx->proj, &ctx->diff, &o, &res);
+	if (res.ports_failed)
+		log_mesh(ctx);
 	if (ret == DQR_RECON_OK && !res.ports_failed &&
 	    !res.ports_recovered && !res.diff.entries) {
 		/* a re-route without a change of cabling: nothing to do */

@@ -19,6 +19,11 @@
 #define COST_HOP 16
 #define COST_NEW_TURN 1		/* a legal dependency the list lacks */
 #define COST_REORDER 8		/* a turn that needs a reorder */
+/*
+ * ... once a topology plug-in has enabled a route for every flow the
+ * fault cut: a reorder then only spends the room a later fault needs.
+ */
+#define COST_REORDER_BYPASSED (64 * COST_HOP)
 #define COST_CHANGE_E2E 8	/* ties keep an entry, a hop saved wins */
 #define COST_CHANGE_LOCAL (16 * COST_HOP)
 #define COST_UPDN_TURN (4 * COST_HOP)	/* down then up, see rank[] */
@@ -77,6 +82,7 @@ struct dqr_reroute {
 	 */
 	uint32_t *rank;
 	const uint32_t *rank_use;	/* rank, or the caller's */
+	uint32_t cost_reorder;		/* of this run */
 
 	struct dqr_walk_state *st;
 	uint32_t *stack;

@@ -613,8 +613,13 @@ static int run(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		memset(rr->ends_ok, 0, sizeof(uint32_t) * (rr->num_ports + 1));
 		rr->ends_gen = 1;
 	}
-	if (o->plugin && o->plugin(o->plugin_arg, f, t, cl) < 0)
-		ret = -1;
+	rr->cost_reorder = COST_REORDER;
+	if (o->plugin) {
+		ret = o->plugin(o->plugin_arg, f, t, cl);
+		if (ret > 0)
+			rr->cost_reorder = COST_REORDER_BYPASSED;
+		ret = ret < 0 ? -1 : 0;
+	}
 	for (i = 0; !ret && (lids ? i < nlids : i < f->max_lid); i++) {
 		if (dqr_budget_over(o->budget)) {
 			ret = DQR_REROUTE_OVER;

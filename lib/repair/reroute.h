@@ -51,7 +51,9 @@ struct dqr_reroute_opts {
 	/*
 	 * Topology plug-in (the DQR paper, IV.C): called once before the search
 	 * with the channel list, may enable turns that guarantee a route.
-	 * NULL: topology agnostic.
+	 * Returns 1 when it did so for every flow the fault cut (reorders
+	 * then cost more than any detour), 0 when the search must find
+	 * some itself, -1 when out of memory.  NULL: topology agnostic.
 	 */
 	int (*plugin)(void *arg, const struct dqr_fabric *f,
 		      const struct dqr_lfts *t, struct dqr_dyn_order *cl);

@@ -269,12 +269,12 @@ static uint32_t turn_cost(struct dqr_reroute *rr, struct dqr_dyn_order *cl,
 				cost = UINT32_MAX;
 				break;
 			}
-			cost += r == DQR_DYN_REORDERED ? COST_REORDER :
+			cost += r == DQR_DYN_REORDERED ? rr->cost_reorder :
 				COST_NEW_TURN;
 			continue;
 		}
 		cost += cl->pos[a] < cl->pos[b] ? COST_NEW_TURN :
-			COST_REORDER;
+			rr->cost_reorder;
 	}
 	if (turns == DQR_TURNS_PATH)
 		dqr_dyn_rollback(cl, mark);
@@ -323,7 +323,7 @@ static uint32_t via_cost(struct dqr_reroute *rr, const struct rr_search *s,
 	next = rr_hop_up(rr, c->sw, c->via) ? DQR_NONE :
 	       dqr_peer_switch(s->f, out);
 	return (cl->pos[c->ch] < cl->pos[out] ? COST_NEW_TURN :
-		COST_REORDER) +
+		rr->cost_reorder) +
 	       (next != DQR_NONE && rr_hop_up(rr, c->via, next) ?
 		COST_UPDN_TURN : 0);
 }

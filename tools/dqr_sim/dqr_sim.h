@@ -13,6 +13,7 @@
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
 #include "options/options.h"
+#include "repair/mesh_plugin.h"
 #include "repair/recon.h"
 #include "repair/reroute.h"
 #include "repair/rerouting_layer.h"
@@ -42,6 +43,7 @@ struct sim_opts {
 	int soak;			/* --soak: faults and recoveries */
 	int unroute_sw;			/* DQR routes the switch LIDs */
 	int no_uturn_bias;		/* uturn without FT's choice */
+	int no_mesh_plugin;		/* meshes and tori: agnostic DQR */
 	int vl_layers;			/* re-routing layer on a second VL */
 	int stretch;			/* --stretch N, else -1 */
 	const char *data_path;
@@ -135,6 +137,8 @@ struct sim {
 	struct dqr_reroute_opts ro;
 	/* the fat tree of the bias (--routing uturn) and of --vl-layers */
 	struct dqr_ftree *ft;
+	/* the DQR paper's plug-in on a mesh or torus */
+	struct dqr_mesh_plugin *mesh;
 	struct sim_input in;
 	struct pristine p;
 	struct sim_scale sc;

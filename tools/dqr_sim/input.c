@@ -10,6 +10,7 @@
 #include "fabric/topo_gen.h"
 #include "io/lft_read.h"
 #include "io/topo_read.h"
+#include "repair/mesh_plugin.h"
 #include "repair/uturn_repair.h"
 #include "routing/ref_routing.h"
 #include "dqr_sim.h"
@@ -139,8 +140,36 @@ static int setup_ftree(struct sim *s)
 	return 0;
 }
 
+/*
+ * On a mesh or torus the plugin repairs with the DQR paper's plug-in
+ * (dqr_engine.c); so does the simulator, on the grid recognised from the
+ * reference topology's cabling, whatever tables it starts from.
+ */
+static int setup_mesh(struct sim *s)
+{
+	struct dqr_grid *g;
+	char err[256];
+
+	if (s->o->no_mesh_plugin ||
+	    dqr_grid_detect(s->in.f, &g, err, sizeof(err)))
+		return 0;
+	if (g->kind != DQR_GRID_HYPERCUBE) {
+		s->mesh = dqr_mesh_plugin_new(s->in.f, g);
+		if (!s->mesh) {
+			dqr_grid_free(g);
+			fprintf(stderr, PROG ": out of memory\n");
+			return -1;
+		}
+		dqr_mesh_plugin_opts(s->mesh, &s->ro);
+	}
+	dqr_grid_free(g);
+	return 0;
+}
+
 const char *bias_name(const struct sim *s)
 {
+	if (s->mesh)
+		return "mesh";
 	return s->ro.bias == dqr_uturn_bias ? "uturn" : "none";
 }
 
@@ -155,6 +184,8 @@ int load_input(struct sim *s)
 		ret = load_files(s->o, &s->in);
 	if (!ret)
 		ret = setup_ftree(s);
+	if (!ret)
+		ret = setup_mesh(s);
 	if (ret || !s->o->unroute_sw)
 		return ret;
 	unroute_switch_lids(s->in.f, s->in.t);

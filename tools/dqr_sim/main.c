@@ -68,6 +68,9 @@ static void usage(FILE *out)
 "                       dor-wrap, ecube, updn, uturn (any fat tree; DQR\n"
 "                       then prefers the FT paper's reroutes)\n"
 "  --no-uturn-bias      with uturn: DQR without that preference\n"
+"  --no-mesh-plugin     meshes and tori: DQR without the DQR paper's mesh\n"
+"                       plug-in (local paths towards the centre), which\n"
+"                       the plugin and dqr-sim use by default\n"
 "  --topology FILE      ibnetdiscover output (or ibsim net file with LIDs)\n"
 "  --lfts FILE          dump_fts output or OpenSM's opensm-lfts.dump\n"
 "  --dqr-switch-lids    clear the entries towards switch LIDs first: DQR\n"
@@ -223,6 +226,9 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 	case 'B':
 		o->no_uturn_bias = 1;
 		break;
+	case 'M':
+		o->no_mesh_plugin = 1;
+		break;
 	case 'V':
 		o->vl_layers = 1;
 		break;
@@ -350,6 +356,7 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		{ "ca-links", no_argument, NULL, 'c' },
 		{ "dqr-switch-lids", no_argument, NULL, 'S' },
 		{ "no-uturn-bias", no_argument, NULL, 'B' },
+		{ "no-mesh-plugin", no_argument, NULL, 'M' },
 		{ "vl-layers", no_argument, NULL, 'V' },
 		{ "stretch", required_argument, NULL, 'X' },
 		{ "mode", required_argument, NULL, 'm' },
@@ -511,6 +518,7 @@ int main(int argc, char **argv)
 	pristine_release(&s.p);
 	input_release(&s.in);
 	dqr_ftree_free(s.ft);
+	dqr_mesh_plugin_free(s.mesh);
 	free(s.mlt.v);
 	return ret;
 }
