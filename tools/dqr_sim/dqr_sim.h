@@ -44,6 +44,7 @@ struct sim_opts {
 	int unroute_sw;			/* DQR routes the switch LIDs */
 	int no_uturn_bias;		/* uturn without FT's choice */
 	int no_mesh_plugin;		/* meshes and tori: agnostic DQR */
+	int torus_layers;		/* e-cube tori on virtual layers */
 	int vl_layers;			/* re-routing layer on a second VL */
 	int stretch;			/* --stretch N, else -1 */
 	const char *data_path;
@@ -270,6 +271,9 @@ int soak(struct sim *s);
  * the reroute's); what_if() the exit status (0 every fault survived, 1
  * not, 2 bad name or file), -1 when out of memory.
  */
+/* torus.c: --torus-layers; the exit status */
+int torus_layers_sim(struct sim *s);
+
 int what_if_setup(struct sim *s);
 int what_if(struct sim *s);
 

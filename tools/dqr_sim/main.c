@@ -71,6 +71,10 @@ static void usage(FILE *out)
 "  --no-mesh-plugin     meshes and tori: DQR without the DQR paper's mesh\n"
 "                       plug-in (local paths towards the centre), which\n"
 "                       the plugin and dqr-sim use by default\n"
+"  --torus-layers       a generated torus routed by e-cube on virtual\n"
+"                       layers (one VL per combination of rings wrapped,\n"
+"                       4 on a 2D torus), repaired by the mesh plug-in\n"
+"                       in every layer; SLs never change\n"
 "  --topology FILE      ibnetdiscover output (or ibsim net file with LIDs)\n"
 "  --lfts FILE          dump_fts output or OpenSM's opensm-lfts.dump\n"
 "  --dqr-switch-lids    clear the entries towards switch LIDs first: DQR\n"
@@ -229,6 +233,9 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 	case 'M':
 		o->no_mesh_plugin = 1;
 		break;
+	case 'Y':
+		o->torus_layers = 1;
+		break;
 	case 'V':
 		o->vl_layers = 1;
 		break;
@@ -331,6 +338,18 @@ static int check_input_options(const struct sim_opts *o)
 		{ o->what_if && strcmp(o->what_if, "all") &&
 		  (o->data_path || o->ca_links),
 		  "--data and --ca-links apply to --what-if all only" },
+		{ o->torus_layers && (!o->spec || o->soak || o->bench ||
+				      o->what_if || o->vl_layers ||
+				      o->unroute_sw || o->mode_set ||
+				      o->turns_set || o->json ||
+				      o->verify != VERIFY_DEFAULT),
+		  "--torus-layers takes a generated torus (--fabric) and "
+		  "judges every state: no --soak, --bench, --what-if, "
+		  "--vl-layers, --dqr-switch-lids, --mode, --turns, --json "
+		  "or --verify" },
+		{ o->torus_layers && o->routing_set &&
+		  o->routing != DQR_REF_DOR_WRAP,
+		  "--torus-layers routes e-cube (--routing dor-wrap)" },
 	};
 	size_t i;
 
@@ -357,6 +376,7 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		{ "dqr-switch-lids", no_argument, NULL, 'S' },
 		{ "no-uturn-bias", no_argument, NULL, 'B' },
 		{ "no-mesh-plugin", no_argument, NULL, 'M' },
+		{ "torus-layers", no_argument, NULL, 'Y' },
 		{ "vl-layers", no_argument, NULL, 'V' },
 		{ "stretch", required_argument, NULL, 'X' },
 		{ "mode", required_argument, NULL, 'm' },
@@ -418,6 +438,8 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		o->faults = SOAK_EVENTS;
 	if (check_input_options(o))
 		return -1;
+	if (o->torus_layers)
+		o->routing = DQR_REF_DOR_WRAP;
 	if (o->options_str) {
 		char err[512];
 
@@ -445,6 +467,8 @@ static int execute(struct sim *s)
 		return 2;
 	if (scale_build(&s->sc, s->in.f, s->o->ca_links))
 		goto nomem;
+	if (s->o->torus_layers)
+		return torus_layers_sim(s);
 	if (s->o->what_if && what_if_setup(s))
 		return 2;
 	ret = start(s);

@@ -1,0 +1,87 @@
+# plot-grids.gp - the figures of doc/grids.md from dqr-sim --data files.
+#
+#   gnuplot doc/plot-grids.gp                       (from the source tree)
+#   gnuplot -e "data='DIR'; out='DIR'" doc/plot-grids.gp
+#
+# data: where doc/run-grids.sh wrote NAME.dat (default doc/grids-data);
+# out: where the PNGs go (default doc).  Column 1 is the fault k (0: the
+# start tables), column 2 P(ok) (all columns: doc/plot-dqr-sim.gp,
+# dqr-sim(1)).  A missing file
+# is skipped with a warning.
+#
+# grids-fig3.png: the DQR paper's Fig. 3 (10x10 mesh, every variant);
+# grids-fig4.png: its Fig. 4 (meshes 5x5 to 20x20, mesh plug-in);
+# grids-tori.png: tori routed as meshes and by up*/down*, 3D grids and
+# hypercubes.
+
+if (!exists("data")) data = "doc/grids-data"
+if (!exists("out")) out = "doc"
+
+colors = "#1b9e77 #d95f02 #7570b3 #e7298a #66a61e #e6ab02 #a6761d"
+f(name) = sprintf("%s/%s.dat", data, name)
+
+set terminal pngcairo size 900,560 font "sans,11" linewidth 1.5
+set grid
+set xrange [-0.2:10.2]
+set xtics 1
+set xlabel "link faults k"
+set ylabel "P(connected and deadlock free)"
+set yrange [0:1.02]
+set ytics 0.1
+
+# ---------------------------------------------------------------- Fig. 3
+set output out."/grids-fig3.png"
+set title "10x10 mesh, dimension order: DQR variants (500 runs each)"
+set key right top box opaque font ",10"
+modes = "end-to-end local"
+plot for [i=1:2] f("mesh-10x10-plugin-".word(modes, i)."-each") \
+	using 1:2 with linespoints lc rgb word(colors, i) pt 7 dt 1 \
+	title "mesh plug-in, ".word(modes, i).", turns each", \
+     for [i=1:2] f("mesh-10x10-plugin-".word(modes, i)."-path") \
+	using 1:2 with points lc rgb word(colors, i) pt 6 ps 1.8 \
+	title "mesh plug-in, ".word(modes, i).", turns path", \
+     for [i=1:2] f("mesh-10x10-noplug-".word(modes, i)."-each") \
+	using 1:2 with linespoints lc rgb word(colors, i + 2) pt 5 dt 2 \
+	title "no plug-in, ".word(modes, i).", turns each", \
+     for [i=1:2] f("mesh-10x10-noplug-".word(modes, i)."-path") \
+	using 1:2 with points lc rgb word(colors, i + 2) pt 4 ps 1.8 \
+	title "no plug-in, ".word(modes, i).", turns path"
+
+# ---------------------------------------------------------------- Fig. 4
+set output out."/grids-fig4.png"
+set title "meshes with the mesh plug-in (dimension order, 500 runs each)"
+set key right top box opaque font ",10"
+sizes = "5x5 10x10 15x15 20x20"
+plot for [i=1:4] f("mesh-".word(sizes, i)."-plugin-end-to-end-each") \
+	using 1:2 with linespoints lc rgb word(colors, i) pt 7 dt 1 \
+	title word(sizes, i)." end-to-end", \
+     for [i=1:4] f("mesh-".word(sizes, i)."-plugin-local-each") \
+	using 1:2 with linespoints lc rgb word(colors, i) pt 6 dt 2 \
+	title word(sizes, i)." local"
+
+# ---------------------------------------------------------------- tori
+set terminal pngcairo size 1300,560 font "sans,11" linewidth 1.5
+set output out."/grids-tori.png"
+set multiplot layout 1,2 title \
+	"DQR after k successive random link faults, end-to-end, turns each"
+set title "2D tori: routed as meshes + plug-in (solid), up*/down* (dashed)"
+set key left bottom box opaque font ",9"
+plot for [i=1:4] f("torus-".word(sizes, i)."-plugin-end-to-end-each") \
+	using 1:2 with linespoints lc rgb word(colors, i) pt 7 dt 1 \
+	title word(sizes, i)." dor + plug-in", \
+     for [i=1:4] f("torus-".word(sizes, i)."-updn-plugin-end-to-end-each") \
+	using 1:2 with linespoints lc rgb word(colors, i) pt 6 dt 2 \
+	title word(sizes, i)." updn + plug-in"
+
+set title "3D grids (dor) and hypercubes (e-cube)"
+grids = "mesh-4x4x4-plugin torus-4x4x4-plugin torus-5x5x5-plugin"
+grid_titles = "mesh:4x4x4 torus:4x4x4(6-cube,no-plug-in) torus:5x5x5"
+plot for [i=1:3] f(word(grids, i)."-end-to-end-each") using 1:2 \
+	with linespoints lc rgb word(colors, i) pt 7 dt 1 \
+	title word(grid_titles, i), \
+     for [d=4:8] f(sprintf("hypercube-%d-ecube-end-to-end-each", d)) \
+	using 1:2 with linespoints lc rgb word(colors, d - 1) pt 6 dt 2 \
+	title sprintf("%d-cube", d)
+unset multiplot
+
+set output

@@ -1,0 +1,116 @@
+/*
+ * torus_layers.h - e-cube routing of a torus on virtual layers, and DQR's
+ * repair of link faults in every layer with the mesh plug-in (the DQR
+ * paper, V.B: "apply the mesh specific plug-in to every layer in the
+ * torus").
+ *
+ * Layers.  E-cube takes each ring the shorter way round, which closes a
+ * cycle of dependencies around every ring on one VL.  Each ring of n >= 3
+ * switches gets two cut positions: A between n-1 and 0, B between
+ * n/2 - 1 and n/2 (rounded down).  A shortest segment has at most n/2
+ * links and the cuts are n/2 links apart, so it crosses at most one of
+ * them.  A route's layer has, for each ring dimension i, bit i set when
+ * the route wraps (crosses A) in that dimension: its layer's cut there is
+ * B, which it does not cross, and a route of a layer with bit i clear
+ * crosses no A.  Every layer is thus a mesh (the torus cut open at its
+ * cuts) routed in dimension order: deadlock free.  A route keeps its
+ * whole path on one VL: SL = layer and SL2VL maps SL l to VL l on every
+ * port, so the layers share no channel queue.  2^w layers for w rings:
+ * 4 VLs on a 2D torus, 8 on a 3D one.
+ *
+ * The SL is a function of the source and destination switches'
+ * coordinates in the base routing, fixed at start and never changed by a
+ * repair: a queue pair keeps the SL it got when it connected, so a repair
+ * that moved a route to another SL would leave older connections on the
+ * old one, in a layer whose channel list does not know their new path.
+ *
+ * Channel list.  One list over (layer, channel) vertices, l * P + c for P
+ * ports: layers have no dependency between them, so the list is the
+ * layers' lists side by side.  A route of layer l adds its consecutive
+ * channel pairs in layer l.  Destination-based forwarding mixes layers on
+ * one entry: the layers through a switch for a DLID are the union of the
+ * layers of every source upstream of it in that DLID's tree.
+ *
+ * Repair.  For a failed link, the local path of the mesh plug-in
+ * (local_path.h) is laid over every DLID that crossed it, both directions
+ * on one side; the DLID's tree is patched and every dependency it then
+ * has is added, each in its layers.  A side whose dependencies would close
+ * a cycle in any layer is undone and the next tried (towards the centre of
+ * the base coordinates first, then away, each other dimension in turn).
+ * What no side fits is left: the tables keep the dead entries and the
+ * caller falls back.  The channel list keeps every old dependency, so old
+ * and new routes stay deadlock free together, layer by layer.
+ *
+ * Costs: building O(LIDs x switches x layers); a repair O(DLIDs through
+ * the link x switches x (degree + layers)); memory O(layers x ports) for
+ * the list plus the dependencies.  Meant for emulator and dqr-sim sizes.
+ */
+#ifndef DQR_TORUS_LAYERS_H
+#define DQR_TORUS_LAYERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fabric/fabric.h"
+#include "fabric/lft.h"
+#include "shape/grid_shape.h"
+
+#define DQR_TORUS_MAX_LAYERS 8
+
+struct dqr_torus_stats {
+	uint32_t links_failed;		/* grid links down under routes */
+	uint32_t links_bypassed;	/* of those, with a local path */
+	uint32_t turns;			/* dependencies added */
+	uint32_t reorders;		/* of those, after a reorder */
+	uint64_t changed;		/* entries written */
+};
+
+struct dqr_torus_verdict {
+	uint64_t pairs;		/* (source, DLID) that a cable path joins */
+	uint64_t unreachable;	/* of those, not reached by the tables */
+	uint64_t dependencies;	/* (layer, channel) pairs */
+	int acyclic;		/* every layer */
+	unsigned cyclic_layer;	/* the first cyclic one, when not */
+};
+
+struct dqr_torus_layers;
+
+/*
+ * Layers for tables t (e-cube by ref_routing's DQR_REF_DOR_WRAP, or any
+ * routing whose layers are acyclic) of torus g on f.  0 with *out set, or
+ * -1 with why in err: no ring of 3 switches or more, a cyclic layer (the
+ * tables are not e-cube), out of memory.
+ */
+int dqr_torus_layers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
+			 const struct dqr_lfts *t,
+			 struct dqr_torus_layers **out, char *err,
+			 size_t errlen);
+void dqr_torus_layers_free(struct dqr_torus_layers *tl);
+
+unsigned dqr_torus_layers_count(const struct dqr_torus_layers *tl);
+
+/* The SL (= layer, = VL) of routes from switch src to switch dst. */
+uint8_t dqr_torus_layers_sl(const struct dqr_torus_layers *tl,
+			    uint32_t src, uint32_t dst);
+
+/*
+ * Repairs t for the links that f (a projection of the reference fabric)
+ * lacks, as described above.  0 when every failed link that carried
+ * routes is bypassed, 1 when some is not (t holds the rest), -1 when out
+ * of memory (t and the list may then be partly updated).
+ */
+int dqr_torus_layers_repair(struct dqr_torus_layers *tl,
+			    const struct dqr_fabric *f, struct dqr_lfts *t,
+			    struct dqr_torus_stats *st);
+
+/*
+ * Judges t on f independently of the list: every (switch or CA port,
+ * DLID) that a cable path joins must be reached, and every layer's
+ * dependencies must be acyclic.  0, or -1 when out of memory.
+ */
+int dqr_torus_layers_verify(const struct dqr_torus_layers *tl,
+			    const struct dqr_fabric *f,
+			    const struct dqr_lfts *t,
+			    struct dqr_torus_verdict *v);
+
+#endif

@@ -1,0 +1,208 @@
+/*
+ * torus.c - dqr-sim --torus-layers: e-cube on the virtual layers of a
+ * torus (torus_layers.h), repaired by the mesh plug-in in every layer
+ * after successive random link faults, each state judged by the layered
+ * check (every connected pair reached, every layer acyclic).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/topo_diff.h"
+#include "repair/torus_layers.h"
+#include "util/timing.h"
+#include "dqr_sim.h"
+
+struct torus_step {
+	uint32_t reached, ok, bypassed_all;
+	uint64_t changed;
+	double us;
+};
+
+struct torus_run {
+	struct sim *s;
+	const struct dqr_grid *g;
+	struct torus_step *steps;
+	uint32_t bad;		/* states the check refutes: bugs */
+	uint64_t checked;
+};
+
+/* One fault on cur, repaired in t: 1 passed, 0 failed, -1 no memory. */
+static int one_fault(struct torus_run *tr, struct dqr_torus_layers *tl,
+		     struct dqr_fabric *cur, struct dqr_lfts *t, uint32_t port,
+		     unsigned k, uint32_t run)
+{
+	const struct dqr_fabric *ref = tr->s->in.f;
+	struct torus_step *st = &tr->steps[k];
+	struct dqr_torus_verdict v;
+	struct dqr_torus_stats ts;
+	struct dqr_topo_diff d;
+	struct dqr_fabric *proj;
+	double t0;
+	int r, ok;
+
+	dqr_fabric_unlink_port(cur, port);
+	proj = dqr_fabric_project(ref, cur, &d);
+	if (!proj)
+		return -1;
+	dqr_topo_diff_release(&d);
+	t0 = dqr_now_ms();
+	r = dqr_torus_layers_repair(tl, proj, t, &ts);
+	st->us += (dqr_now_ms() - t0) * 1e3;
+	if (r < 0 || dqr_torus_layers_verify(tl, proj, t, &v)) {
+		dqr_fabric_free(proj);
+		return -1;
+	}
+	dqr_fabric_free(proj);
+	tr->checked++;
+	st->reached++;
+	st->changed += ts.changed;
+	ok = !r && !v.unreachable && v.acyclic;
+	st->ok += ok;
+	st->bypassed_all += !r;
+	/* the list keeps every layer acyclic; a repair claims every pair */
+	if (!v.acyclic || (!r && v.unreachable)) {
+		tr->bad++;
+		fprintf(stderr, PROG ": VERIFICATION FAILED (a DQR bug): %s, "
+			"run %" PRIu32 ", fault %u: %s\n", tr->s->in.name,
+			run, k + 1, !v.acyclic ? "a layer is cyclic" :
+			"a repair that claims every pair leaves some "
+			"unreached");
+	}
+	return ok;
+}
+
+static int one_run(struct torus_run *tr, uint32_t run, uint32_t *cand)
+{
+	struct sim *s = tr->s;
+	uint32_t ncand = s->sc.num_cand, pick;
+	uint64_t rng = rng_stream(s->o->seed, 1, run);
+	struct dqr_torus_layers *tl = NULL;
+	struct dqr_fabric *cur = dqr_fabric_clone(s->in.f);
+	struct dqr_lfts *t = dqr_lfts_clone(s->in.t);
+	char err[256];
+	unsigned k;
+	int r = -1;
+
+	if (!cur || !t || dqr_torus_layers_new(s->in.f, tr->g, s->in.t, &tl,
+					       err, sizeof(err)))
+		goto out;
+	memcpy(cand, s->sc.cand, sizeof(uint32_t) * ncand);
+	for (k = 0, r = 1; r == 1 && k < s->o->faults; k++) {
+		pick = rng_below(&rng, ncand);
+		r = one_fault(tr, tl, cur, t, cand[pick], k, run);
+		cand[pick] = cand[--ncand];
+	}
+out:
+	dqr_torus_layers_free(tl);
+	dqr_fabric_free(cur);
+	dqr_lfts_free(t);
+	return r < 0 ? -1 : 0;
+}
+
+static void print_table(const struct torus_run *tr, unsigned layers,
+			double ms_build, double ms_wall)
+{
+	const struct sim *s = tr->s;
+	unsigned k;
+
+	printf("dqr-sim: %s (%s), e-cube on %u virtual layers (SL = VL = "
+	       "layer), repaired by the mesh plug-in in every layer\n",
+	       s->in.name, s->in.describe, layers);
+	printf("  %" PRIu32 " runs of %u faults, seed %" PRIu64 "; layers "
+	       "built in %.1f ms per run; %.2f s wall\n", s->o->runs,
+	       s->o->faults, s->o->seed, ms_build, ms_wall / 1e3);
+	printf("fault  P(ok)   ok/reached  bypassed  entries/fault  "
+	       "repair us\n");
+	for (k = 0; k < s->o->faults; k++) {
+		const struct torus_step *st = &tr->steps[k];
+
+		if (!st->reached)
+			break;
+		printf("%5u  %.4f  %5" PRIu32 "/%-5" PRIu32 " %8" PRIu32
+		       "  %13.1f  %9.0f\n", k + 1,
+		       (double)st->ok / s->o->runs, st->ok, st->reached,
+		       st->bypassed_all, (double)st->changed / st->reached,
+		       st->us / st->reached);
+	}
+	printf("verification: %" PRIu64 " states checked, %" PRIu32
+	       " failed\n", tr->checked, tr->bad);
+}
+
+static int write_torus_data(const struct torus_run *tr, const char *path)
+{
+	const struct sim *s = tr->s;
+	FILE *fp = fopen(path, "w");
+	unsigned k;
+
+	if (!fp) {
+		fprintf(stderr, PROG ": cannot write %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	fprintf(fp, "# dqr-sim %s routing=ecube-layers runs=%u faults=%u "
+		"seed=%" PRIu64 "\n# fault p_ok reached ok\n", s->in.name,
+		s->o->runs, s->o->faults, s->o->seed);
+	for (k = 0; k < s->o->faults; k++)
+		fprintf(fp, "%u %.6f %u %u\n", k + 1,
+			(double)tr->steps[k].ok / s->o->runs,
+			tr->steps[k].reached, tr->steps[k].ok);
+	return fclose(fp) ? -1 : 0;
+}
+
+int torus_layers_sim(struct sim *s)
+{
+	struct torus_run tr = { s, NULL, NULL, 0, 0 };
+	struct dqr_torus_layers *tl;
+	struct dqr_grid *g;
+	uint32_t run, *cand = NULL;
+	double t0 = dqr_now_ms(), ms_build;
+	char err[256];
+	unsigned layers;
+	int ret = 2;
+
+	if (dqr_grid_detect(s->in.f, &g, err, sizeof(err))) {
+		fprintf(stderr, PROG ": --torus-layers: %s: %s\n",
+			s->in.name, err);
+		return 2;
+	}
+	tr.g = g;
+	if (dqr_torus_layers_new(s->in.f, g, s->in.t, &tl, err,
+				 sizeof(err))) {
+		fprintf(stderr, PROG ": --torus-layers: %s: %s\n",
+			s->in.name, err);
+		goto out;
+	}
+	ms_build = dqr_now_ms() - t0;
+	layers = dqr_torus_layers_count(tl);
+	dqr_torus_layers_free(tl);
+	if (s->o->faults > s->sc.num_cand) {
+		fprintf(stderr, PROG ": %s has %u cables, fewer than the %u "
+			"faults asked for\n", s->in.name, s->sc.num_cand,
+			s->o->faults);
+		goto out;
+	}
+	tr.steps = calloc(s->o->faults, sizeof(*tr.steps));
+	cand = malloc(sizeof(uint32_t) * (s->sc.num_cand + 1));
+	ret = -1;
+	if (!tr.steps || !cand)
+		goto out;
+	for (run = 0; run < s->o->runs; run++)
+		if (one_run(&tr, run, cand))
+			goto out;
+	print_table(&tr, layers, ms_build, dqr_now_ms() - t0);
+	ret = tr.bad ? 1 : 0;
+	if (s->o->data_path && write_torus_data(&tr, s->o->data_path))
+		ret = 2;
+out:
+	if (ret < 0) {
+		fprintf(stderr, PROG ": out of memory\n");
+		ret = 2;
+	}
+	free(cand);
+	free(tr.steps);
+	dqr_grid_free(g);
+	return ret;
+}
