@@ -12,7 +12,8 @@
 # grids-fig3.png: the DQR paper's Fig. 3 (10x10 mesh, every variant);
 # grids-fig4.png: its Fig. 4 (meshes 5x5 to 20x20, mesh plug-in);
 # grids-tori.png: tori routed as meshes and by up*/down*, 3D grids and
-# hypercubes.
+# hypercubes; grids-ecube.png: tori under e-cube on virtual layers
+# (dqr-sim --torus-layers) beside the meshes and the tori routed as meshes.
 
 if (!exists("data")) data = "doc/grids-data"
 if (!exists("out")) out = "doc"
@@ -82,6 +83,31 @@ plot for [i=1:3] f(word(grids, i)."-end-to-end-each") using 1:2 \
      for [d=4:8] f(sprintf("hypercube-%d-ecube-end-to-end-each", d)) \
 	using 1:2 with linespoints lc rgb word(colors, d - 1) pt 6 dt 2 \
 	title sprintf("%d-cube", d)
+unset multiplot
+
+# ---------------------------------------------------------------- e-cube
+set terminal pngcairo size 1100,460 font "sans,10" linewidth 1.5
+set output out."/grids-ecube.png"
+set multiplot layout 1,2 title "tori under e-cube on virtual layers, " . \
+	"the mesh plug-in in every layer (500 runs each)"
+set title "2D (4 layers) solid; the mesh of the same size dashed"
+set key right top box opaque font ",9"
+plot for [i=1:4] f("torus-".word(sizes, i)."-ecube-layers") \
+	using 1:2 with linespoints lc rgb word(colors, i) pt 7 dt 1 \
+	title "torus ".word(sizes, i), \
+     for [i=1:4] f("mesh-".word(sizes, i)."-plugin-end-to-end-each") \
+	using 1:2 with linespoints lc rgb word(colors, i) pt 6 dt 2 \
+	title "mesh ".word(sizes, i)
+
+set title "3D (8 layers) solid; 5x5x5 routed as a mesh dashed"
+set key left bottom
+cubes3 = "5x5x3 5x5x5 6x6x6"
+plot for [i=1:3] f("torus-".word(cubes3, i)."-ecube-layers") \
+	using 1:2 with linespoints lc rgb word(colors, i) pt 7 dt 1 \
+	title "torus ".word(cubes3, i), \
+     f("torus-5x5x5-plugin-end-to-end-each") using 1:2 \
+	with linespoints lc rgb word(colors, 2) pt 6 dt 2 \
+	title "torus 5x5x5 as a mesh"
 unset multiplot
 
 set output

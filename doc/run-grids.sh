@@ -9,10 +9,11 @@
 # turns option, with and without the mesh plug-in), fig4 (5x5 to 20x20
 # meshes with the plug-in), tori (5x5 to 20x20 tori routed as meshes with
 # the plug-in, and by up*/down*), grid3d (4x4x4 mesh and torus, 5x5x5
-# torus), cubes (4- to 8-cube, e-cube); default all.  JOBS (default 2)
-# configurations run at once.  RUNS (default 500) runs of 10 faults each,
-# seed 1; BIG_RUNS (default RUNS) for the 20x20 tori under up*/down*,
-# the slowest configurations.
+# torus), cubes (4- to 8-cube, e-cube), ecube (5x5 to 20x20 and 5x5x3
+# to 6x6x6 tori under e-cube on virtual layers, dqr-sim --torus-layers);
+# default all.  JOBS (default 2) configurations run at once.  RUNS
+# (default 500) runs of 10 faults each, seed 1; BIG_RUNS (default RUNS)
+# for the 20x20 tori under up*/down*, the slowest configurations.
 #
 # Every configuration writes NAME.txt (dqr-sim's table), NAME.dat (for
 # doc/plot-grids.gp) and NAME.time (wall seconds and exit status); at the
@@ -26,7 +27,7 @@ set -e
 sim=${1:-tools/dqr-sim}
 out=${2:-doc/grids-data}
 [ $# -gt 2 ] && shift 2 || set --
-want=" ${*:-fig3 fig4 tori grid3d cubes} "
+want=" ${*:-fig3 fig4 tori grid3d cubes ecube} "
 jobs=${JOBS:-2}
 runs=${RUNS:-500}
 big_runs=${BIG_RUNS:-$runs}
@@ -121,6 +122,13 @@ if [[ $want == *" cubes "* ]]; then
 	done
 fi
 
+if [[ $want == *" ecube "* ]]; then
+	for s in 5x5 10x10 15x15 20x20 5x5x3 5x5x5 6x6x6; do
+		one "torus-$s-ecube-layers" "$runs" --fabric torus:$s \
+			--torus-layers
+	done
+fi
+
 wait
 
 # the summary, and the loud failure
@@ -137,6 +145,8 @@ bad=0
 		v=$(grep '^verification:' "$b.txt" || echo "verification: missing")
 		# the reroute preference dqr-sim used: mesh = the plug-in
 		pref=$(sed -n 's/.*reroute preference \([a-z]*\).*/\1/p' "$b.txt")
+		# --torus-layers: the plug-in in every layer
+		grep -q 'virtual layers' "$b.txt" && pref=layer
 		printf '%-42s %5s %7.1f %-5s %5s %5s %5s %5s  %s\n' \
 			"$(basename "$b")" "$n" "$wall" "$pref" "$(p 1)" \
 			"$(p 2)" "$(p 5)" "$(p 10)" "$v"

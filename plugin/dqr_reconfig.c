@@ -157,12 +157,15 @@ static void keep_pass(struct dqr_ctx *ctx, struct dqr_fabric *f,
 }
 
 /*
- * A one-layer base whose tables have a dependency cycle can deadlock:
- * the plugin routes with lib's own up*\/down* on the same fabric instead
- * (deadlock free on one VL, every pair a cable joins reachable), loudly.
- * 0 when ctx->lfts now holds it, -1 when that failed (logged).
+ * A one-layer base whose tables have a dependency cycle can deadlock, and
+ * one that leaves connected pairs unrouted where DQR finds no legal route
+ * cuts them off: the plugin routes with lib's own up*\/down* on the same
+ * fabric instead (deadlock free on one VL, every pair a cable joins
+ * reachable), loudly, saying why.  0 when ctx->lfts now holds it, -1
+ * when that failed (logged).
  */
-static int updn_instead(struct dqr_ctx *ctx, const char *base)
+static int updn_instead(struct dqr_ctx *ctx, const char *base,
+			const char *why)
 {
 	struct dqr_lfts *t = NULL;
 	char err[256];
@@ -170,14 +173,14 @@ static int updn_instead(struct dqr_ctx *ctx, const char *base)
 	if (dqr_ref_route(ctx->fabric, NULL, NULL, DQR_REF_UPDN, &t, err,
 			  sizeof(err))) {
 		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ29: dqr: the "
-			"tables of base '%s' have a credit loop on one VL and "
-			"up*/down* failed too (%s)\n", base, err);
+			"tables of base '%s' %s and up*/down* failed too "
+			"(%s)\n", base, why, err);
 		return -1;
 	}
 	OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ29: dqr: the tables of "
-		"base '%s' have a credit loop on one VL: routing with the "
-		"plugin's own up*/down* instead (deadlock free on one VL)\n",
-		base);
+		"base '%s' %s: routing with the plugin's own up*/down* "
+		"instead (deadlock free on one VL, every pair a cable joins "
+		"reachable)\n", base, why);
 	dqr_lfts_free(ctx->lfts);
 	ctx->lfts = t;
 	return 0;
@@ -196,7 +199,20 @@ int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 	dqr_fmt_base(ctx, base, sizeof(base));
 	reroute_opts(ctx, &o);
 	ret = dqr_recon_start(&ctx->recon, ctx->fabric, ctx->lfts, &o, &res);
-	if (ret == DQR_RECON_CYCLIC && !layered && !updn_instead(ctx, base)) {
+	if (ret == DQR_RECON_CYCLIC && !layered &&
+	    !updn_instead(ctx, base, "have a credit loop on one VL")) {
+		dqr_recon_release(&ctx->recon);
+		ret = dqr_recon_start(&ctx->recon, ctx->fabric, ctx->lfts, &o,
+				      &res);
+	}
+	/*
+	 * Pairs a cable joins that the base leaves unrouted and DQR
+	 * cannot fill (dimension order around a lost switch): connectivity
+	 * first.
+	 */
+	if (ret == DQR_RECON_FAILED && !layered &&
+	    !updn_instead(ctx, base, "leave connected pairs without a route "
+			  "that DQR cannot fill")) {
 		dqr_recon_release(&ctx->recon);
 		ret = dqr_recon_start(&ctx->recon, ctx->fabric, ctx->lfts, &o,
 				      &res);

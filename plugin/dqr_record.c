@@ -159,6 +159,23 @@ static int jadd_changed(struct json_object *o, const struct dqr_ctx *ctx)
 }
 
 /* 1 when the records have a place (dump_files_dir) */
+/* What the mesh plug-in did, on the meshes and tori it serves. */
+static int jadd_mesh(struct json_object *o, const struct dqr_ctx *ctx)
+{
+	const struct dqr_mesh_stats *ms;
+	struct json_object *m;
+
+	if (!ctx->ran_grid || !ctx->mesh)
+		return 0;
+	ms = dqr_mesh_plugin_stats(ctx->mesh);
+	m = json_object_new_object();
+	return jadd(o, "mesh_plugin", m) ||
+	       jadd_u64(m, "links_failed", ms->links_failed) ||
+	       jadd_u64(m, "links_bypassed", ms->links_bypassed) ||
+	       jadd_u64(m, "turns", ms->turns) ||
+	       jadd_u64(m, "reorders", ms->reorders);
+}
+
 static int record_dir(const struct dqr_ctx *ctx)
 {
 	const char *dir = ctx->osm->subn.opt.dump_files_dir;
@@ -266,7 +283,7 @@ void dqr_record_reconfig(struct dqr_ctx *ctx,
 	      jadd_ms(o, "plan_ms", t->plan) ||
 	      (t->handed >= 0 ? jadd_ms(o, "handed_ms", t->handed) :
 	       json_object_object_add(o, "handed_ms", NULL)) ||
-	      jadd_changed(o, ctx);
+	      jadd_changed(o, ctx) || jadd_mesh(o, ctx);
 	put_record(ctx, o, bad, "reconfiguration", ctx->reconfigs);
 }
 

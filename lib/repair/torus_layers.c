@@ -373,20 +373,24 @@ int dqr_torus_layers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
 	int r = -1;
 
 	*out = NULL;
-	if (!tl || dqr_grid_nbrs_build(f, g, &tl->n) ||
-	    alloc_tree(tl, f->num_switches)) {
+	if (!tl) {
 		dqr_set_err(err, errlen, "out of memory");
-		goto out;
+		return -1;
 	}
 	tl->num_layers = 1;
-	for (k = 0; k < tl->n.ndims; k++)
-		if (g->kind == DQR_GRID_TORUS && tl->n.wrap[k] &&
-		    tl->n.dims[k] >= 3) {
+	for (k = 0; g->kind == DQR_GRID_TORUS && k < g->ndims &&
+	     k < DQR_GEN_MAX_DIMS; k++)
+		if (g->wrap[k] && g->dims[k] >= 3) {
 			tl->ring_bit[k] = tl->num_layers;
 			tl->num_layers *= 2;
 		}
 	if (tl->num_layers == 1) {
 		dqr_set_err(err, errlen, "no ring of 3 switches or more");
+		goto out;
+	}
+	if (dqr_grid_nbrs_build(f, g, &tl->n) ||
+	    alloc_tree(tl, f->num_switches)) {
+		dqr_set_err(err, errlen, "out of memory");
 		goto out;
 	}
 	tl->num_ports = f->num_ports;

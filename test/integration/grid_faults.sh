@@ -1,0 +1,335 @@
+#!/bin/sh
+# grid_faults.sh - faults on a mesh, torus or hypercube with the default
+# options (the two opensm.conf lines only), judged from the tables read
+# back from the switches by dqr-check and by ibdmchk (ibdm.sh):
+#  1. the start: every pair routed, no loop, no cycle, no credit loop, and
+#     a few SA PathRecords on SL 0 (qos FALSE: one VL);
+#  2. two switch-to-switch cables fail one after the other, drawn from the
+#     net file by SEED (printed; SEED=.. picks others).  After each: DQR
+#     itself repaired it (a reconfiguration (ok), no ERR DQ13 nor DQ16),
+#     on a mesh or torus with the mesh plug-in when the cable carried
+#     routes, the tables read back pass as at the start, and every stage
+#     of the transition replays loop free and acyclic;
+#  3. both come back: the start's tables exactly;
+#  4. a whole switch fails (drawn by SEED, not the SM's nor HOST's): the
+#     pairs a cable still joins are routed, no cycle, no credit loop, the
+#     transition replays; DQR may report that it found no legal route
+#     (ERR DQ16, the base engine routes: logged, allowed only here).  It
+#     comes back and the start's tables return.
+#
+# The wrappers set: NET or GEN (a dqr-genfabric spec, generated here),
+# HOST, SEED (the default of the wrapper), SHAPE (what the "dqr: shape: "
+# line says, an extended regular expression) and PLUGIN (1 when the mesh
+# plug-in serves the shape: meshes and tori, not hypercubes).
+. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/ibdm.sh"
+
+: "${HOST:=ca-0000}"
+: "${SEED:=1}"
+: "${PLUGIN:=1}"
+RECONF="dqr: reconfiguration [0-9]+ \\("
+
+# rand N: R = the next number in 0..N-1 drawn from SEED: draw number
+# DRAW of SEED hashed (a 32-bit integer mix in shell arithmetic, so the
+# same cables on every machine and shell; an LCG's small seeds drew
+# alike).
+rand() {
+	local h
+
+	DRAW=$((DRAW + 1))
+	h=$(((SEED * 65599 + DRAW) % 4294967296))
+	h=$((((h >> 16) ^ h) * 73244475 % 4294967296))
+	h=$((((h >> 16) ^ h) * 73244475 % 4294967296))
+	R=$((((h >> 16) ^ h) % $1))
+}
+
+# cables NET: each switch-to-switch cable once, '"A"[p] "B"[q]'.
+cables() {
+	awk -F'"' '
+	/^Switch/ { sw[$2] = 1 }
+	{ line[NR] = $0 }
+	END {
+		for (i = 1; i <= NR; i++) {
+			$0 = line[i]
+			if ($0 ~ /^(Switch|Hca|Ca)/) { a = $2; continue }
+			if ($0 !~ /^\[[0-9]+\]/ || !(a in sw) || !($2 in sw))
+				continue
+			p = substr($1, 2) + 0
+			q = substr($3, 2) + 0
+			if (a < $2 || (a == $2 && p < q))
+				printf "\"%s\"[%d] \"%s\"[%d]\n", a, p, $2, q
+		}
+	}' "$1"
+}
+
+# switch_of NET CA: the switch the CA is cabled to.
+switch_of() {
+	awk -F'"' -v ca="$2" '
+	/^(Hca|Ca)/ { on = $2 == ca; next }
+	on && /^\[/ { print $2; exit }' "$1"
+}
+
+# ca_ports NET [SWITCH]: the CA ports cabled (to SWITCH).
+ca_ports() {
+	awk -F'"' -v sw="${2:-}" '
+	/^(Hca|Ca)/ { ca = 1; next }
+	/^Switch/ { ca = 0; next }
+	ca && /^\[/ && (sw == "" || $2 == sw) { n++ }
+	END { print n + 0 }' "$1"
+}
+
+# carries NAME END: entries of read-back NAME that leave by END ("sw"[p]).
+carries() {
+	local sw=${2%%\"\[*} port=${2##*\[}
+
+	awk -v sw="${sw#\"}" -v port="${port%\]}" '
+	/^Unicast lids / { on = $NF == "(" sw "):" ; next }
+	on && /^0x[0-9a-f]+ [0-9]+ / && $2 + 0 == port { n++ }
+	END { print n + 0 }' "$W/$1.fts"
+}
+
+# ibdm_judge NAME: ibdmchk finds no credit loop in read-back NAME, and
+# walks as many paths as dqr-check judged pairs (it_judge's JSON), none
+# missing.
+ibdm_judge() {
+	local name=$1 v paths pairs
+
+	ibdm_subnet "$W/$name.ibnd" > "$W/$name.lst"
+	ibdm_fdbs "$W/$name.fts" > "$W/$name.fdbs"
+	v=$(ibdm_run "$W/$name.ibdm" "$W/$name.lst" "$W/$name.fdbs" -a)
+	[ "$v" = none ] || {
+		grep -E -- "credit loop|^-E-" "$W/$name.ibdm" | head -8
+		it_fail "ibdmchk on $name: '$v', want no credit loop"
+	}
+	grep -q -- "-E- Fail to find a path" "$W/$name.ibdm" &&
+		it_fail "$name: ibdmchk finds paths missing"
+	pairs=$(grep -o '"total":[0-9]*' "$W/$name.json" |
+		awk -F: '{ s += $2 } END { print s + 0 }')
+	paths=$(sed -n 's/^-I- Scanned:\([0-9]*\) paths.*/\1/p' \
+		"$W/$name.ibdm")
+	[ "$paths" = "$pairs" ] ||
+		it_fail "$name: ibdmchk scanned '$paths' paths," \
+			"dqr-check judged $pairs pairs"
+	it_log "ok: ibdmchk: no credit loop in $name, $paths paths"
+}
+
+# judge NAME: dqr-check --pairs=all (every connected pair reachable, no
+# loop, no cycle: its report is printed) and ibdmchk on read-back NAME.
+judge() {
+	it_readback "$HOST" "$1"
+	it_judge "$1" --pairs=all
+	it_log "ok: dqr-check --pairs=all on $1: $(sed -n \
+		's/^fabric: //p' "$W/$1.txt"), every pair routed, acyclic"
+	ibdm_judge "$1"
+}
+
+# replay_step NAME PREV: every stage recorded since PREV replays cleanly
+# and ends at NAME; without a stage recorded nothing may have changed.
+replay_step() {
+	if [ ! -s "$W/dqr-transition.dump" ]; then
+		it_expect_eq "entries changed without a transition" \
+			"$(it_changed "$1" "$2")" 0
+		return 0
+	fi
+	"$DQR_CHECK" --replay="$W/dqr-transition.dump" --expect="$W/$1.fts" \
+		"$W/$1.ibnd" "$W/$2.fts" > "$W/$1.replay" 2>&1 ||
+		{ cat "$W/$1.replay"; it_fail "$1 does not replay cleanly"; }
+	rm -f "$W/dqr-transition.dump"
+	it_log "ok: $1 replays loop free and acyclic from $2 ($(grep \
+		'^stages: ' "$W/$1.replay" | cut -d';' -f1))"
+}
+
+# wait_pass NR: a reconfiguration after the NR-th, and every transition
+# begun since ended (an ERR DQ28 line names a transition too).
+wait_pass() {
+	it_wait_log "$RECONF" $(($1 + 1)) 60
+	wait_transitions
+}
+
+# wait_transitions: every transition begun has ended.
+wait_transitions() {
+	local begun
+
+	it_settle
+	begun=$(it_count "dqr: transition [0-9]+ \([^)]*\): [0-9]+ entries on")
+	it_wait_log "dqr: transition [0-9]+ (complete|left after)" "$begun" 60
+	it_settle
+}
+
+# mark: the number of the OpenSM log's next line.
+mark() {
+	echo $(($(wc -l < "$W/osm.log") + 1))
+}
+
+# no_fallback WHAT LINE [ALLOW]: since LINE DQR itself served every pass:
+# no DQ13 (DQR off on a cyclic base), DQ15 (out of memory), DQ16 (the base
+# routed everything again), DQ17, DQ18 (the verifier refused DQR's
+# tables), DQ21/22 (a transition unchecked or not safe), DQ30 (past the
+# budget); but for ALLOW (an extended regular expression of codes).
+no_fallback() {
+	tail -n +"$2" "$W/osm.log" | grep -E "ERR DQ(1[35678]|2[12]|30)" |
+		grep -vE "ERR DQ(${3:-none}):" > "$W/fallback" || return 0
+	cat "$W/fallback"
+	grep -E "$RECONF" "$W/osm.log" | tail -2
+	it_fail "$1: DQR was off or fell back"
+}
+
+# expect_ok WHAT NR: the reconfiguration after the NR-th says ok.
+expect_ok() {
+	local l
+
+	l=$(grep -E "$RECONF" "$W/osm.log" | tail -n +$(($2 + 1)) | head -1)
+	it_expect_match "$l" "*reconfiguration [0-9]* (ok*" \
+		"$1: no reconfiguration (ok): ${l#* dqr: }"
+	it_log "ok: $1: ${l#* dqr: }" | cut -c1-200
+}
+
+# link_fault I CABLE PREV: Unlink one end of CABLE, judge read-back faultI.
+link_fault() {
+	local i=$1 end=${2%% *} nr np used from
+
+	from=$(mark)
+	nr=$(it_count "$RECONF")
+	np=$(it_count "dqr: mesh plug-in: ")
+	used=$(($(carries "$3" "$end") + $(carries "$3" "${2#* }")))
+	it_log "fault $i: Unlink $end (cable $2, $used entries used it)"
+	it_ibsim_cmd "Unlink $end"
+	wait_pass "$nr"
+	no_fallback "fault $i" "$from"
+	expect_ok "fault $i" "$nr"
+	if [ "$PLUGIN" = 1 ] && [ "$used" -gt 0 ]; then
+		[ "$(it_count "dqr: mesh plug-in: ")" -gt "$np" ] ||
+			it_fail "fault $i: no mesh plug-in line"
+		it_log "ok: $(grep "dqr: mesh plug-in: " "$W/osm.log" |
+			tail -1 | sed 's/^.* dqr: //')"
+	fi
+	judge "fault$i"
+	replay_step "fault$i" "$3"
+}
+
+it_setup
+ibdm_require
+if [ -n "${GEN:-}" ]; then
+	"$top_builddir/tools/dqr-genfabric" -o "$W/gen.net" "$GEN" \
+		> "$W/genfabric.log" 2>&1 ||
+		it_fail "dqr-genfabric $GEN: $(cat "$W/genfabric.log")"
+	NET="$W/gen.net"
+fi
+cables "$NET" > "$W/cables"
+n=$(wc -l < "$W/cables")
+[ "$n" -ge 2 ] || it_fail "$n switch-to-switch cables in $NET"
+case $SEED in
+''|*[!0-9]*) it_fail "SEED=$SEED: not a number" ;;
+esac
+DRAW=0
+rand "$n"
+i=$((R + 1))
+c1=$(sed -n "${i}p" "$W/cables")
+rand $((n - 1))
+c2=$(sed "${i}d" "$W/cables" | sed -n "$((R + 1))p")
+awk -F'"' '/^Switch/ { print $2 }' "$NET" > "$W/switches"
+sm=$(switch_of "$NET" "$(awk -F'"' '/^(Hca|Ca)/ { print $2; exit }' "$NET")")
+host=$(switch_of "$NET" "$HOST")
+grep -vxF -e "$sm" -e "$host" "$W/switches" > "$W/candidates"
+rand "$(wc -l < "$W/candidates")"
+sw=$(sed -n "$((R + 1))p" "$W/candidates")
+it_log "SEED=$SEED: of $n cables $c1 and then $c2 fail; then switch $sw"
+
+# --- 1. the start ----------------------------------------------------------
+it_start_ibsim "$NET"
+it_write_conf
+it_start_opensm
+it_wait_log "dqr: base " 1
+it_settle
+grep -Eq "dqr: shape: ($SHAPE)" "$W/osm.log" ||
+	it_fail "shape not $SHAPE: $(grep 'dqr: shape: ' "$W/osm.log")"
+grep -Eq "dqr: base (dor|ecube) \(auto" "$W/osm.log" ||
+	it_fail "the base is not lib's grid routing: $(grep 'dqr: base ' \
+		"$W/osm.log" | head -1)"
+it_log "plugin: $(grep 'dqr: shape: ' "$W/osm.log" | head -1 |
+	sed 's/^.* dqr: //')"
+judge start
+# qos FALSE: one VL, every path on SL 0; the SA's answer for a few pairs
+awk '/^Ca/ { ca = 1; next }
+     ca && /^\[1\]/ { for (i = 1; i <= NF; i++)
+			if ($i == "lid") { print $(i + 1); break }
+		      ca = 0 }' "$W/start.ibnd" | sort -n | head -4 \
+	> "$W/ca.lids"
+sls=""
+for d in $(cat "$W/ca.lids"); do
+	s=$(head -1 "$W/ca.lids")
+	[ "$d" = "$s" ] && s=$(tail -1 "$W/ca.lids")
+	sl=$(SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SAQUERY" PR \
+		--slid "$s" --dlid "$d" 2>&1 | awk '$1 ~ /^sl\./ {
+			sub(/^sl\.*/, "", $1); print $1 + 0 }')
+	[ "$sl" = 0 ] || it_fail "SA PathRecord $s -> $d: SL '$sl', want 0"
+	sls="$sls $s->$d"
+done
+it_log "ok: SA PathRecords on SL 0:$sls"
+rm -f "$W/dqr-transition.dump"
+
+# --- 2. two cables fail ------------------------------------------------------
+link_fault 1 "$c1" start
+link_fault 2 "$c2" fault1
+
+# --- 3. both come back -------------------------------------------------------
+nr=$(it_count "$RECONF")
+from=$(mark)
+it_ibsim_cmd "ReLink ${c1%% *}"
+it_ibsim_cmd "ReLink ${c2%% *}"
+sleep 1
+kill -HUP "$OSM_PID"
+wait_pass "$nr"
+no_fallback "both cables back" "$from"
+judge back
+replay_step back fault2
+it_expect_eq "entries that differ from the start" "$(it_changed back start)" 0
+
+# --- 4. a whole switch ------------------------------------------------------
+nr=$(it_count "$RECONF")
+from=$(mark)
+it_log "switch $sw fails"
+it_ibsim_cmd "Unlink \"$sw\""
+wait_pass "$nr"
+# DQR may find no legal route for what crossed the switch (the mesh
+# plug-in bypasses links, not switches) and say so: ERR DQ16, the base
+# engine routes the fabric without it.  Either way the tables must hold.
+no_fallback "switch $sw" "$from" 16
+fell_back=0
+if tail -n +"$from" "$W/osm.log" | grep -q "ERR DQ16:"; then
+	fell_back=1
+	it_log "switch $sw: DQR fell back: $(tail -n +"$from" "$W/osm.log" |
+		sed -n 's/^.*ERR DQ16: dqr: //p' | head -1 | cut -c1-120)"
+	it_log "  $(grep -E "$RECONF" "$W/osm.log" | tail -n +$((nr + 1)) |
+		head -1 | sed 's/^.* dqr: //' | cut -c1-200)"
+else
+	expect_ok "switch $sw" "$nr"
+fi
+judge swfault
+it_expect_eq "switches seen without $sw" \
+	"$(json_num "$W/swfault.json" switches)" \
+	$(($(wc -l < "$W/switches") - 1))
+it_expect_eq "CA ports seen without $sw's" \
+	"$(json_num "$W/swfault.json" end_ports)" \
+	$(($(ca_ports "$NET") - $(ca_ports "$NET" "$sw")))
+replay_step swfault back
+nr=$(it_count "$RECONF")
+nb=$(it_count "dqr: base ")
+from=$(mark)
+it_ibsim_cmd "ReLink \"$sw\""
+sleep 1
+kill -HUP "$OSM_PID"
+if [ "$fell_back" = 1 ]; then
+	# the base routed the fabric without the switch: its return is a
+	# new switch to that model, so the base routes again (a full pass)
+	it_wait_log "dqr: base " $((nb + 1)) 60
+	wait_transitions
+else
+	wait_pass "$nr"
+fi
+no_fallback "switch $sw back" "$from"
+judge swback
+replay_step swback swfault
+it_expect_eq "entries that differ from the start" \
+	"$(it_changed swback start)" 0
+it_log "PASS"

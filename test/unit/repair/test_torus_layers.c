@@ -1,0 +1,696 @@
+/*
+ * test_torus_layers.c - e-cube on virtual layers of a torus, repaired by
+ * the mesh plug-in in every layer (torus_layers.h), and the local path it
+ * shares with the plug-in on one layer (local_path.h).
+ *
+ * A route's SL has a ring's bit exactly when the route takes that ring's
+ * wrap cable, and no route crosses both cuts of a ring; the verifier
+ * passes the start tables and finds the cycle they close on one VL; it
+ * fails corrupted tables and counts a hole; every single switch cable
+ * fault is bypassed with at most 3 entries per DLID whose route crossed
+ * it; two faults in a row leave verified states whenever the repair says
+ * so; meshes and hypercubes are refused; mesh routing of a torus is
+ * accepted; local paths at a border and their patches.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "deps/channel_list.h"
+#include "fabric/topo_diff.h"
+#include "fabric/topo_gen.h"
+#include "repair/local_path.h"
+#include "repair/torus_layers.h"
+#include "routes/route_walk.h"
+#include "routing/ref_routing.h"
+#include "shape/grid_nbr.h"
+#include "shape/grid_shape.h"
+#include "small_fabrics.h"
+#include "unit.h"
+
+/* A generated grid, its routing and the grid it was generated as. */
+struct world {
+	struct dqr_gen_spec s;
+	struct dqr_gen_place *places;
+	struct dqr_fabric *f;
+	struct dqr_lfts *t;
+	struct dqr_grid g;
+	/* the cables between switches: one switch port of each */
+	uint32_t *links;
+	uint32_t num_links;
+};
+
+static void world_open(struct world *w, const char *spec,
+		       enum dqr_ref_kind kind)
+{
+	char err[256];
+	uint32_t a, b, node;
+	unsigned pn, k;
+
+	memset(w, 0, sizeof(*w));
+	w->f = gen_fabric(spec, &w->s, &w->places);
+	REQUIRE(w->f);
+	REQUIRE(dqr_ref_route(w->f, &w->s, w->places, kind, &w->t, err,
+			      sizeof(err)) == 0);
+	w->g.kind = w->s.kind == DQR_GEN_TORUS ? DQR_GRID_TORUS :
+		    DQR_GRID_MESH;
+	w->g.ndims = w->s.ndims;
+	for (k = 0; k < w->s.ndims; k++) {
+		w->g.dims[k] = w->s.dims[k];
+		w->g.wrap[k] = w->s.kind == DQR_GEN_TORUS && w->s.dims[k] > 2;
+	}
+	w->g.spec = w->s;
+	w->g.place = w->places;
+	w->g.num_switches = w->f->num_switches;
+	w->links = malloc(sizeof(uint32_t) * w->f->num_ports);
+	REQUIRE(w->links);
+	for (a = 0; a < w->f->num_switches; a++) {
+		node = w->f->switches[a];
+		dqr_for_each_linked_port(w->f, node, pn) {
+			b = dqr_peer_switch(w->f, dqr_port_index(w->f, node,
+								 pn));
+			if (b != DQR_NONE && b > a)
+				w->links[w->num_links++] =
+					dqr_port_index(w->f, node, pn);
+		}
+	}
+}
+
+static void world_close(struct world *w)
+{
+	free(w->links);
+	dqr_lfts_free(w->t);
+	free(w->places);
+	dqr_fabric_free(w->f);
+}
+
+static struct dqr_torus_layers *layers_of(const struct world *w,
+					  const struct dqr_lfts *t)
+{
+	struct dqr_torus_layers *tl;
+	char err[256];
+
+	err[0] = 0;
+	if (dqr_torus_layers_new(w->f, &w->g, t, &tl, err, sizeof(err)))
+		fprintf(stderr, "dqr_torus_layers_new: %s\n", err);
+	REQUIRE(tl);
+	return tl;
+}
+
+/* The switch index at (x, y, z) of a generated grid. */
+static uint32_t sw_at(const struct world *w, unsigned x, unsigned y,
+		      unsigned z)
+{
+	return x + w->s.dims[0] * (y + w->s.dims[1] * z);
+}
+
+static unsigned coord(const struct world *w, uint32_t sw, unsigned k)
+{
+	return w->places[sw].coord[k];
+}
+
+static uint32_t switch_lid(const struct dqr_fabric *f, uint32_t sw)
+{
+	return f->ports[dqr_port_index(f, f->switches[sw], 0)].base_lid;
+}
+
+/* The switch that owns lid or holds its CA. */
+static uint32_t lid_switch(const struct dqr_fabric *f, uint32_t lid)
+{
+	return dqr_ingress_switch(f, dqr_lid_owner(f, lid));
+}
+
+/* 1 when the hop a-b joins coordinates lo and hi of ring k (either way). */
+static int hop_joins(const struct world *w, uint32_t a, uint32_t b,
+		     unsigned k, unsigned lo, unsigned hi)
+{
+	unsigned ca = coord(w, a, k), cb = coord(w, b, k);
+
+	return (ca == lo && cb == hi) || (ca == hi && cb == lo);
+}
+
+/*
+ * Walks src's route to dst's LID in t: for each ring k, bit k of *cut_a
+ * when it crosses cut A (between n-1 and 0), of *cut_b cut B (between
+ * n/2-1 and n/2).  0, or -1 when it does not arrive.
+ */
+static int walk_cuts(const struct world *w, const struct dqr_lfts *t,
+		     uint32_t src, uint32_t dst, unsigned *cut_a,
+		     unsigned *cut_b)
+{
+	uint32_t lid = switch_lid(w->f, dst), s = src, nx, hops;
+	unsigned k, n;
+
+	*cut_a = *cut_b = 0;
+	for (hops = 0; s != dst; hops++, s = nx) {
+		nx = dqr_next_switch(w->f, t, s, lid);
+		if (nx == DQR_NONE || hops > w->f->num_switches)
+			return -1;
+		for (k = 0; k < w->s.ndims; k++) {
+			n = w->s.dims[k];
+			if (hop_joins(w, s, nx, k, n - 1, 0))
+				*cut_a |= 1u << k;
+			if (hop_joins(w, s, nx, k, n / 2 - 1, n / 2))
+				*cut_b |= 1u << k;
+		}
+	}
+	return 0;
+}
+
+static uint64_t count_pairs(const struct world *w)
+{
+	uint64_t lids = 0, ends = 0;
+	uint32_t lid;
+
+	for (lid = 1; lid <= w->f->max_lid; lid++)
+		lids += dqr_lid_owner(w->f, lid) != DQR_NONE;
+	ends = (uint64_t)w->f->num_switches * (1 + w->s.cas);
+	/* every switch and CA port to every LID but its own */
+	return lids * (ends - 1);
+}
+
+/*
+ * 1 and 2.  The layers of e-cube on a torus: one per combination of
+ * wraps, the SL's bits the wrap cables the route takes, never both cuts
+ * of a ring; the verifier passes them, and finds the start tables cyclic
+ * on one VL unless every ring is a 3-ring (whose e-cube segments are one
+ * hop long, so only turns between dimensions depend on each other).
+ */
+static void test_layers(const char *spec)
+{
+	struct dqr_torus_verdict v;
+	struct dqr_torus_layers *tl;
+	const struct dqr_lfts *one[1];
+	struct world w;
+	uint32_t src, dst, lost = 0, wrong = 0, both = 0, wraps[3] = { 0 };
+	unsigned k, cut_a, cut_b, long_ring = 0;
+	uint8_t sl;
+
+	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	tl = layers_of(&w, w.t);
+	CHECK_EQ(dqr_torus_layers_count(tl), 1u << w.s.ndims);
+	for (src = 0; src < w.f->num_switches; src++)
+		for (dst = 0; dst < w.f->num_switches; dst++) {
+			sl = dqr_torus_layers_sl(tl, src, dst);
+			CHECK(sl < dqr_torus_layers_count(tl));
+			if (walk_cuts(&w, w.t, src, dst, &cut_a, &cut_b)) {
+				lost++;
+				continue;
+			}
+			wrong += sl != cut_a;
+			both += (cut_a & cut_b) != 0;
+			for (k = 0; k < w.s.ndims; k++)
+				wraps[k] += (cut_a >> k) & 1;
+		}
+	CHECK_EQ(lost, 0);
+	CHECK_EQ(wrong, 0);
+	CHECK_EQ(both, 0);
+	for (k = 0; k < w.s.ndims; k++) {
+		CHECK(wraps[k] > 0);
+		long_ring |= w.s.dims[k] > 3;
+	}
+
+	REQUIRE(dqr_torus_layers_verify(tl, w.f, w.t, &v) == 0);
+	CHECK(v.acyclic);
+	CHECK_EQ(v.unreachable, 0);
+	CHECK_EQ(v.pairs, count_pairs(&w));
+	CHECK(v.dependencies > 0);
+	one[0] = w.t;
+	CHECK_EQ(dqr_channel_list_of_tables(w.f, one, 1, NULL, NULL, NULL),
+		 long_ring ? 1 : 0);
+	printf("%s: %u layers, %u switch pairs, wraps per dimension %u %u %u, "
+	       "%llu dependencies; one VL %s\n", spec,
+	       dqr_torus_layers_count(tl),
+	       w.f->num_switches * w.f->num_switches, wraps[0], wraps[1],
+	       wraps[2], (unsigned long long)v.dependencies,
+	       long_ring ? "cyclic" : "acyclic");
+	dqr_torus_layers_free(tl);
+	world_close(&w);
+}
+
+/*
+ * 1 when some switch's route to lid in t on f sends into channel a or b.
+ * Every switch is on its own route and, in the start tables, reaches
+ * every LID: the routes' channels are the entries'.
+ */
+static int crossed(const struct dqr_fabric *f, const struct dqr_lfts *t,
+		   uint32_t lid, uint32_t a, uint32_t b)
+{
+	uint32_t sw, ch;
+
+	for (sw = 0; sw < f->num_switches; sw++) {
+		ch = dqr_next_channel(f, t, sw, lid);
+		if (ch == a || ch == b)
+			return 1;
+	}
+	return 0;
+}
+
+/* The projection of w's fabric without the cables at cut[0 .. n). */
+static struct dqr_fabric *cut_fabric(const struct world *w,
+				     const uint32_t *cut, unsigned n)
+{
+	struct dqr_fabric *cur = dqr_fabric_clone(w->f), *p;
+	struct dqr_topo_diff d;
+	unsigned i;
+
+	REQUIRE(cur);
+	for (i = 0; i < n; i++)
+		dqr_fabric_unlink_port(cur, cut[i]);
+	p = dqr_fabric_project(w->f, cur, &d);
+	REQUIRE(p);
+	CHECK_EQ(d.links_missing, n);
+	dqr_topo_diff_release(&d);
+	dqr_fabric_free(cur);
+	return p;
+}
+
+/*
+ * 3.  Every single cable fault between switches: bypassed, verified, and
+ * only DLIDs whose route crossed the cable changed, at most 3 entries
+ * (a, a', b') each.
+ */
+static void test_every_link(const char *spec)
+{
+	struct dqr_torus_verdict v;
+	struct dqr_torus_stats st;
+	struct dqr_torus_layers *tl;
+	struct dqr_fabric *p;
+	struct dqr_lfts *t;
+	struct world w;
+	uint32_t i, sw, lid, n, port, peer, ok = 0, moved = 0;
+	uint32_t bad_lid = 0, too_many = 0, max_n = 0;
+
+	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	for (i = 0; i < w.num_links; i++) {
+		port = w.links[i];
+		peer = dqr_peer_port(w.f, port);
+		tl = layers_of(&w, w.t);
+		t = dqr_lfts_clone(w.t);
+		REQUIRE(t);
+		p = cut_fabric(&w, &port, 1);
+		CHECK_EQ(dqr_torus_layers_repair(tl, p, t, &st), 0);
+		CHECK_EQ(st.links_failed, 1);
+		CHECK_EQ(st.links_bypassed, 1);
+		REQUIRE(dqr_torus_layers_verify(tl, p, t, &v) == 0);
+		CHECK(v.acyclic);
+		CHECK_EQ(v.unreachable, 0);
+		ok += v.acyclic && !v.unreachable;
+		for (lid = 1; lid < t->lid_count; lid++) {
+			for (n = 0, sw = 0; sw < t->num_switches; sw++)
+				n += dqr_lft_get(t, sw, lid) !=
+				     dqr_lft_get(w.t, sw, lid);
+			if (!n)
+				continue;
+			moved++;
+			max_n = n > max_n ? n : max_n;
+			too_many += n > 3;
+			bad_lid += !crossed(w.f, w.t, lid, port, peer);
+		}
+		CHECK(st.changed > 0);
+		dqr_fabric_free(p);
+		dqr_lfts_free(t);
+		dqr_torus_layers_free(tl);
+	}
+	CHECK_EQ(ok, w.num_links);
+	CHECK_EQ(bad_lid, 0);
+	CHECK_EQ(too_many, 0);
+	printf("%s: %u single cable faults bypassed and verified; %u DLIDs "
+	       "moved, at most %u entries each\n", spec, w.num_links, moved,
+	       max_n);
+	world_close(&w);
+}
+
+/* The switches of t that do not reach lid, each with its CAs. */
+static uint64_t unreached_ends(const struct world *w,
+			       const struct dqr_lfts *t, uint32_t lid)
+{
+	struct dqr_walk_state *st = calloc(w->f->num_switches,
+					   sizeof(*st));
+	uint32_t *scratch = calloc(w->f->num_switches, sizeof(*scratch));
+	uint64_t n = 0;
+	uint32_t sw;
+
+	REQUIRE(st && scratch);
+	dqr_walk_dlid(w->f, t, lid, st, scratch);
+	for (sw = 0; sw < w->f->num_switches; sw++)
+		n += st[sw].result != DQR_WALK_OK ? 1 + w->s.cas : 0;
+	free(st);
+	free(scratch);
+	return n;
+}
+
+/*
+ * 4.  The verifier can fail.  Row y = 0 of a 5x5 torus sent always +x
+ * round its ring: routes of layer 0 then go round the whole ring (from
+ * (1,0) to (0,0) through both cuts) and close a cycle there; the builder
+ * refuses such tables.  A hole counts every switch and CA behind it.
+ */
+static void test_verifier_fails(void)
+{
+	struct dqr_torus_verdict v;
+	struct dqr_torus_layers *tl, *bad;
+	struct dqr_lfts *t;
+	struct world w;
+	uint32_t x, d, lid, hole;
+	unsigned cut_a, cut_b;
+	uint64_t want;
+	char err[256];
+
+	world_open(&w, "torus:5x5", DQR_REF_DOR_WRAP);
+	tl = layers_of(&w, w.t);
+	t = dqr_lfts_clone(w.t);
+	REQUIRE(t);
+	for (lid = 1; lid <= w.f->max_lid; lid++) {
+		d = lid_switch(w.f, lid);
+		if (d == DQR_NONE || coord(&w, d, 1) != 0)
+			continue;
+		for (x = 0; x < 5; x++)
+			if (sw_at(&w, x, 0, 0) != d)
+				dqr_lft_set(t, sw_at(&w, x, 0, 0), lid, 1);
+	}
+	REQUIRE(walk_cuts(&w, t, sw_at(&w, 1, 0, 0), sw_at(&w, 0, 0, 0),
+			  &cut_a, &cut_b) == 0);
+	CHECK_EQ(cut_a & cut_b, 1);
+	REQUIRE(dqr_torus_layers_verify(tl, w.f, t, &v) == 0);
+	CHECK_EQ(v.acyclic, 0);
+	CHECK(v.cyclic_layer < dqr_torus_layers_count(tl));
+	CHECK_EQ(v.unreachable, 0);
+	printf("torus:5x5 row 0 sent round its ring: layer %u cyclic\n",
+	       v.cyclic_layer);
+	CHECK_EQ(dqr_torus_layers_new(w.f, &w.g, t, &bad, err, sizeof(err)),
+		 -1);
+	CHECK(bad == NULL);
+	CHECK(strstr(err, "cyclic") != NULL);
+	dqr_lfts_free(t);
+
+	/* a hole at (2,2) towards the CA of (0,0) */
+	t = dqr_lfts_clone(w.t);
+	REQUIRE(t);
+	lid = DQR_NONE;
+	for (hole = 1; hole <= w.f->max_lid; hole++)
+		if (lid_switch(w.f, hole) == sw_at(&w, 0, 0, 0) &&
+		    hole != switch_lid(w.f, sw_at(&w, 0, 0, 0)))
+			lid = hole;
+	REQUIRE(lid != DQR_NONE);
+	dqr_lft_set(t, sw_at(&w, 2, 2, 0), lid, DQR_NO_PATH);
+	want = unreached_ends(&w, t, lid);
+	CHECK(want >= 1 + w.s.cas);
+	REQUIRE(dqr_torus_layers_verify(tl, w.f, t, &v) == 0);
+	CHECK(v.acyclic);
+	CHECK_EQ(v.unreachable, want);
+	CHECK_EQ(v.pairs, count_pairs(&w));
+	dqr_lfts_free(t);
+	dqr_torus_layers_free(tl);
+	world_close(&w);
+}
+
+static uint64_t rng_next(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *x >> 33;
+}
+
+/*
+ * 5.  Two faults in a row, a seeded sample of ordered pairs: a layer is
+ * never cyclic, and when the repair says every route was bypassed, every
+ * pair is reached.  How often that happens is only printed.
+ */
+static void test_two_faults(const char *spec, unsigned samples)
+{
+	struct dqr_torus_verdict v;
+	struct dqr_torus_stats st;
+	struct dqr_torus_layers *tl;
+	struct dqr_fabric *p;
+	struct dqr_lfts *t;
+	struct world w;
+	uint64_t rng = 20240521;
+	uint32_t cut[2], pairs = 0, bypassed = 0;
+	unsigned i;
+	clock_t c0 = clock();
+	int r;
+
+	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	for (i = 0; i < samples; i++) {
+		cut[0] = w.links[rng_next(&rng) % w.num_links];
+		do
+			cut[1] = w.links[rng_next(&rng) % w.num_links];
+		while (cut[1] == cut[0]);
+		tl = layers_of(&w, w.t);
+		t = dqr_lfts_clone(w.t);
+		REQUIRE(t);
+		p = cut_fabric(&w, cut, 1);
+		CHECK_EQ(dqr_torus_layers_repair(tl, p, t, &st), 0);
+		dqr_fabric_free(p);
+		p = cut_fabric(&w, cut, 2);
+		r = dqr_torus_layers_repair(tl, p, t, &st);
+		REQUIRE(r >= 0);
+		REQUIRE(dqr_torus_layers_verify(tl, p, t, &v) == 0);
+		CHECK(v.acyclic);
+		if (!r) {
+			bypassed++;
+			CHECK_EQ(v.unreachable, 0);
+		}
+		pairs++;
+		dqr_fabric_free(p);
+		dqr_lfts_free(t);
+		dqr_torus_layers_free(tl);
+	}
+	printf("%s two faults in a row: the second fully bypassed in %u of "
+	       "%u sampled pairs (%.2f s)\n", spec, bypassed, pairs,
+	       (double)(clock() - c0) / CLOCKS_PER_SEC);
+	world_close(&w);
+}
+
+/* The grid f is recognised as. */
+static struct dqr_grid *detected(const struct dqr_fabric *f)
+{
+	struct dqr_grid *g;
+	char err[256];
+
+	REQUIRE(dqr_grid_detect(f, &g, err, sizeof(err)) == 0);
+	return g;
+}
+
+/* -1 with "no ring" for f's grid, of kind kind, routed by ref. */
+static void check_no_ring(const char *spec, enum dqr_ref_kind ref,
+			  enum dqr_grid_kind kind)
+{
+	static char not_null;
+	/* something the call must overwrite */
+	struct dqr_torus_layers *tl = (struct dqr_torus_layers *)&not_null;
+	struct dqr_grid *g;
+	struct world w;
+	char err[256] = "";
+
+	world_open(&w, spec, ref);
+	g = detected(w.f);
+	CHECK_EQ(g->kind, kind);
+	CHECK_EQ(dqr_torus_layers_new(w.f, g, w.t, &tl, err, sizeof(err)),
+		 -1);
+	CHECK(tl == NULL);
+	if (!strstr(err, "no ring"))
+		fprintf(stderr, "%s: \"%s\"\n", spec, err);
+	CHECK(strstr(err, "no ring") != NULL);
+	dqr_grid_free(g);
+	world_close(&w);
+}
+
+/*
+ * 6.  Meshes and hypercubes have no ring.  A torus routed as a mesh
+ * (DOR, no wrap cable) is accepted: its routes never cross cut A, but
+ * the SLs still follow e-cube's coordinates (a route's SL has the bit of
+ * a ring that e-cube would wrap), and every layer, holding straight
+ * mesh segments only, stays acyclic.  A dimension of 2 is no ring.
+ */
+static void test_bad_input(void)
+{
+	struct dqr_torus_verdict v;
+	struct dqr_torus_layers *tl;
+	struct world w;
+	struct dqr_grid *g;
+	uint32_t src, dst, wrapped = 0, not_a = 0;
+	unsigned cut_a, cut_b;
+
+	check_no_ring("mesh:5x5", DQR_REF_DOR, DQR_GRID_MESH);
+	check_no_ring("mesh:3x3x3", DQR_REF_DOR, DQR_GRID_MESH);
+	check_no_ring("hypercube:3", DQR_REF_ECUBE, DQR_GRID_HYPERCUBE);
+	/* more dimensions than a grid table holds: still "no ring" */
+	check_no_ring("hypercube:4", DQR_REF_ECUBE, DQR_GRID_HYPERCUBE);
+
+	world_open(&w, "torus:5x5", DQR_REF_DOR);
+	tl = layers_of(&w, w.t);
+	CHECK_EQ(dqr_torus_layers_count(tl), 4);
+	for (src = 0; src < w.f->num_switches; src++)
+		for (dst = 0; dst < w.f->num_switches; dst++) {
+			REQUIRE(walk_cuts(&w, w.t, src, dst, &cut_a,
+					  &cut_b) == 0);
+			not_a += cut_a != 0;
+			wrapped += dqr_torus_layers_sl(tl, src, dst) != 0;
+		}
+	CHECK_EQ(not_a, 0);
+	CHECK(wrapped > 0);
+	CHECK_EQ(dqr_torus_layers_sl(tl, sw_at(&w, 0, 0, 0),
+				     sw_at(&w, 4, 0, 0)), 1);
+	CHECK_EQ(dqr_torus_layers_sl(tl, sw_at(&w, 0, 0, 0),
+				     sw_at(&w, 0, 4, 0)), 2);
+	REQUIRE(dqr_torus_layers_verify(tl, w.f, w.t, &v) == 0);
+	CHECK(v.acyclic);
+	CHECK_EQ(v.unreachable, 0);
+	printf("torus:5x5 routed by DOR: accepted, %u of %u switch pairs on "
+	       "a layer other than 0, none through a wrap cable\n", wrapped,
+	       w.f->num_switches * w.f->num_switches);
+	dqr_torus_layers_free(tl);
+	world_close(&w);
+
+	/* torus 5x2: one ring, two layers (the detector agrees) */
+	world_open(&w, "torus:5x2", DQR_REF_DOR_WRAP);
+	g = detected(w.f);
+	CHECK_EQ(g->kind, DQR_GRID_TORUS);
+	dqr_grid_free(g);
+	tl = layers_of(&w, w.t);
+	CHECK_EQ(dqr_torus_layers_count(tl), 2);
+	REQUIRE(dqr_torus_layers_verify(tl, w.f, w.t, &v) == 0);
+	CHECK(v.acyclic);
+	CHECK_EQ(v.unreachable, 0);
+	dqr_torus_layers_free(tl);
+	world_close(&w);
+}
+
+/*
+ * 7 (the torus half; test_grid_nbr.c has the rest).  The grid as the
+ * detector recognises it, with coordinates of its own, gives the same
+ * layers: the verifier passes DOR_WRAP's tables.
+ */
+static void test_detected(const char *spec)
+{
+	struct dqr_torus_verdict v;
+	struct dqr_torus_layers *tl;
+	struct dqr_grid *g;
+	struct world w;
+	char err[256];
+
+	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	g = detected(w.f);
+	REQUIRE(dqr_torus_layers_new(w.f, g, w.t, &tl, err, sizeof(err)) ==
+		0);
+	CHECK_EQ(dqr_torus_layers_count(tl), 1u << w.s.ndims);
+	REQUIRE(dqr_torus_layers_verify(tl, w.f, w.t, &v) == 0);
+	CHECK(v.acyclic);
+	CHECK_EQ(v.unreachable, 0);
+	dqr_torus_layers_free(tl);
+	dqr_grid_free(g);
+	world_close(&w);
+}
+
+/* 8. Local paths on a 5x5 mesh routed by DOR. */
+static void test_local_path(void)
+{
+	struct dqr_local_path lp;
+	struct dqr_grid_nbrs n;
+	struct dqr_fabric *p;
+	struct dqr_lfts *t;
+	struct world w;
+	uint32_t a, sw[DQR_LOCAL_PATH_LEN], lid, cut;
+	uint8_t port[DQR_LOCAL_PATH_LEN];
+	unsigned i;
+
+	world_open(&w, "mesh:5x5", DQR_REF_DOR);
+	REQUIRE(dqr_grid_nbrs_build(w.f, &w.g, &n) == 0);
+
+	/* the centre (column or row 2) from the borders and from it */
+	CHECK_EQ(dqr_local_path_centre_minus(&n, sw_at(&w, 0, 4, 0), 0), 0);
+	CHECK_EQ(dqr_local_path_centre_minus(&n, sw_at(&w, 0, 4, 0), 1), 1);
+	CHECK_EQ(dqr_local_path_centre_minus(&n, sw_at(&w, 3, 2, 0), 0), 1);
+	CHECK_EQ(dqr_local_path_centre_minus(&n, sw_at(&w, 3, 2, 0), 1), 0);
+
+	/* at the corner (0,0): no side below, none left, not along k */
+	a = sw_at(&w, 0, 0, 0);
+	CHECK_EQ(dqr_local_path_aside(&n, w.f, a, 0, 0, 1, 1, &lp), 0);
+	CHECK_EQ(dqr_local_path_aside(&n, w.f, a, 0, 1, 1, 0, &lp), 0);
+	CHECK_EQ(dqr_local_path_aside(&n, w.f, a, 0, 0, 0, 0, &lp), 0);
+	REQUIRE(dqr_local_path_aside(&n, w.f, a, 0, 0, 1, 0, &lp) == 1);
+	CHECK_EQ(lp.sw[0], a);
+	CHECK_EQ(lp.sw[1], sw_at(&w, 0, 1, 0));
+	CHECK_EQ(lp.sw[2], sw_at(&w, 1, 1, 0));
+	CHECK_EQ(lp.sw[3], sw_at(&w, 1, 0, 0));
+	CHECK_EQ(lp.sw[3], n.sw[dqr_grid_slot(a, 0, 0)]);
+	/* topo_gen's ports: +y 3, +x 1, -y 4 */
+	CHECK_EQ(lp.port[0], 3);
+	CHECK_EQ(lp.port[1], 1);
+	CHECK_EQ(lp.port[2], 4);
+	for (i = 0; i + 1 < DQR_LOCAL_PATH_LEN; i++)
+		CHECK_EQ(dqr_peer_switch(w.f, dqr_port_index(w.f,
+				w.f->switches[lp.sw[i]], lp.port[i])),
+			 lp.sw[i + 1]);
+	/* a cable of the path cut: that side no longer exists */
+	cut = dqr_port_index(w.f, w.f->switches[sw_at(&w, 0, 1, 0)], 1);
+	p = cut_fabric(&w, &cut, 1);
+	CHECK_EQ(dqr_local_path_aside(&n, p, a, 0, 0, 1, 0, &lp), 0);
+	dqr_fabric_free(p);
+
+	/*
+	 * Link a = (1,1) -> b = (1,2) along y, aside +x: a' = (2,1),
+	 * b' = (2,2).  Towards (1,3) DOR at a' goes -x back to a, so a'
+	 * is patched; b' goes -x to b, on along the path: not patched.
+	 */
+	a = sw_at(&w, 1, 1, 0);
+	REQUIRE(dqr_local_path_aside(&n, w.f, a, 1, 0, 0, 0, &lp) == 1);
+	CHECK_EQ(lp.sw[1], sw_at(&w, 2, 1, 0));
+	CHECK_EQ(lp.sw[2], sw_at(&w, 2, 2, 0));
+	CHECK_EQ(lp.sw[3], sw_at(&w, 1, 2, 0));
+	lid = switch_lid(w.f, sw_at(&w, 1, 3, 0));
+	CHECK_EQ(dqr_local_path_patch(&lp, w.f, w.t, lid, sw, port), 2);
+	CHECK_EQ(sw[0], a);
+	CHECK_EQ(port[0], 1);
+	CHECK_EQ(sw[1], lp.sw[1]);
+	CHECK_EQ(port[1], 3);
+	/* towards (3,3) a' goes on +x, off the path: only a */
+	lid = switch_lid(w.f, sw_at(&w, 3, 3, 0));
+	CHECK_EQ(dqr_local_path_patch(&lp, w.f, w.t, lid, sw, port), 1);
+	CHECK_EQ(sw[0], a);
+	/* towards a' itself: delivered there, only a */
+	lid = switch_lid(w.f, lp.sw[1]);
+	CHECK_EQ(dqr_local_path_patch(&lp, w.f, w.t, lid, sw, port), 1);
+	/* b' sent back to a' too: all three, the path's own ports */
+	t = dqr_lfts_clone(w.t);
+	REQUIRE(t);
+	lid = switch_lid(w.f, sw_at(&w, 1, 3, 0));
+	dqr_lft_set(t, lp.sw[2], lid, 4);
+	CHECK_EQ(dqr_local_path_patch(&lp, w.f, t, lid, sw, port), 3);
+	for (i = 0; i < 3; i++) {
+		CHECK_EQ(sw[i], lp.sw[i]);
+		CHECK_EQ(port[i], lp.port[i]);
+	}
+	/* and b back to b': the path would loop */
+	dqr_lft_set(t, lp.sw[3], lid, 1);
+	CHECK_EQ(dqr_local_path_patch(&lp, w.f, t, lid, sw, port), -1);
+	dqr_lfts_free(t);
+
+	dqr_grid_nbrs_release(&n);
+	world_close(&w);
+}
+
+int main(void)
+{
+	static const char *const tori[] = {
+		"torus:5x5", "torus:6x6", "torus:7x5", "torus:3x3x3",
+		"torus:5x5x3",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(tori) / sizeof(tori[0]); i++) {
+		test_layers(tori[i]);
+		test_every_link(tori[i]);
+	}
+	test_every_link("torus:10x10");
+	test_detected("torus:6x6");
+	test_detected("torus:5x5x3");
+	test_verifier_fails();
+	test_two_faults("torus:5x5", 300);
+	test_two_faults("torus:3x3x3", 300);
+	test_bad_input();
+	test_local_path();
+	return unit_finish();
+}
