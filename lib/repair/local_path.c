@@ -78,3 +78,46 @@ int dqr_local_path_patch(const struct dqr_local_path *lp,
 	next = next_switch(f, s, dqr_lft_get(t, s, lid), &cabled);
 	return next == lp->sw[n - 1] ? -1 : (int)n;
 }
+
+/* 1 when some DLID leaves switch sw through port pn. */
+static int carries(const struct dqr_lfts *t, uint32_t sw, uint8_t pn)
+{
+	const uint8_t *row = dqr_lft_row(t, sw);
+	uint32_t lid;
+
+	for (lid = 1; lid < t->lid_count; lid++)
+		if (row[lid] == pn)
+			return 1;
+	return 0;
+}
+
+int dqr_local_path_each_dead(const struct dqr_grid_nbrs *n,
+			     const struct dqr_fabric *f,
+			     const struct dqr_lfts *t,
+			     int (*fn)(void *arg, uint32_t a, uint32_t b,
+				       unsigned k),
+			     void *arg)
+{
+	uint32_t a, b, s;
+	uint8_t pb;
+	unsigned k;
+	int r;
+
+	if (f->num_switches != n->num_switches)
+		return 0;
+	for (a = 0; a < n->num_switches; a++)
+		for (k = 0; k < n->ndims; k++) {
+			s = dqr_grid_slot(a, k, 0);
+			b = n->sw[s];
+			if (b == DQR_NONE || dqr_grid_nbr_cabled(n, f, a, s))
+				continue;
+			pb = n->port[dqr_grid_slot(b, k, 1)];
+			if (!carries(t, a, n->port[s]) &&
+			    !(pb && carries(t, b, pb)))
+				continue;
+			r = fn(arg, a, b, k);
+			if (r)
+				return r;
+		}
+	return 0;
+}

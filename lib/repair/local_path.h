@@ -53,4 +53,17 @@ int dqr_local_path_patch(const struct dqr_local_path *lp,
 			 const struct dqr_fabric *f, const struct dqr_lfts *t,
 			 uint32_t lid, uint32_t *sw, uint8_t *port);
 
+/*
+ * Calls fn(arg, a, b, k) for every grid link, from switch a to its +
+ * neighbour b in dimension k, that f lacks and some route of t still
+ * crosses, in either direction: the links a plug-in must bypass.
+ * Returns 0, or fn's first non-zero value.
+ */
+int dqr_local_path_each_dead(const struct dqr_grid_nbrs *n,
+			     const struct dqr_fabric *f,
+			     const struct dqr_lfts *t,
+			     int (*fn)(void *arg, uint32_t a, uint32_t b,
+				       unsigned k),
+			     void *arg);
+
 #endif

@@ -191,18 +191,6 @@ static int lay_path(struct dqr_mesh_plugin *mp, const struct dqr_fabric *f,
 
 /* ------------------------------------------------------------ one link */
 
-/* 1 when some DLID leaves switch sw through port pn. */
-static int carries(const struct dqr_lfts *t, uint32_t sw, uint8_t pn)
-{
-	const uint8_t *row = dqr_lft_row(t, sw);
-	uint32_t lid;
-
-	for (lid = 1; lid < t->lid_count; lid++)
-		if (row[lid] == pn)
-			return 1;
-	return 0;
-}
-
 /*
  * The side (dimension j, downwards if minus) of the dead link from a to
  * its + neighbour b in dimension k, for both directions: 1 laid, 0 it
@@ -258,35 +246,35 @@ static int bypass(struct dqr_mesh_plugin *mp, const struct dqr_fabric *f,
 	return 0;
 }
 
+/* One dead link, for dqr_local_path_each_dead(). */
+struct mesh_run {
+	struct dqr_mesh_plugin *mp;
+	const struct dqr_fabric *f;
+	const struct dqr_lfts *t;
+	struct dqr_dyn_order *cl;
+	int all;
+};
+
+static int mesh_link(void *arg, uint32_t a, uint32_t b, unsigned k)
+{
+	struct mesh_run *m = arg;
+	int r = bypass(m->mp, m->f, m->t, m->cl, a, b, k);
+
+	if (r < 0)
+		return -1;
+	m->mp->st.links_failed++;
+	m->mp->st.links_bypassed += r;
+	m->all &= r;
+	return 0;
+}
+
 int dqr_mesh_plugin_run(void *arg, const struct dqr_fabric *f,
 			const struct dqr_lfts *t, struct dqr_dyn_order *cl)
 {
-	struct dqr_mesh_plugin *mp = arg;
-	const struct dqr_grid_nbrs *n = &mp->n;
-	uint32_t a, b, s;
-	uint8_t pa, pb;
-	unsigned k;
-	int all = 1, r;
+	struct mesh_run m = { arg, f, t, cl, 1 };
 
-	mp->st = (struct dqr_mesh_stats){ 0 };
-	if (f->num_switches != n->num_switches)
-		return 0;
-	for (a = 0; a < n->num_switches; a++)
-		for (k = 0; k < n->ndims; k++) {
-			s = dqr_grid_slot(a, k, 0);
-			b = n->sw[s];
-			pa = n->port[s];
-			if (b == DQR_NONE || dqr_grid_nbr_cabled(n, f, a, s))
-				continue;
-			pb = n->port[dqr_grid_slot(b, k, 1)];
-			if (!carries(t, a, pa) && !(pb && carries(t, b, pb)))
-				continue;
-			mp->st.links_failed++;
-			r = pb ? bypass(mp, f, t, cl, a, b, k) : 0;
-			if (r < 0)
-				return -1;
-			mp->st.links_bypassed += r;
-			all &= r;
-		}
-	return all && mp->st.links_failed;
+	m.mp->st = (struct dqr_mesh_stats){ 0 };
+	if (dqr_local_path_each_dead(&m.mp->n, f, t, mesh_link, &m))
+		return -1;
+	return m.all && m.mp->st.links_failed;
 }

@@ -71,7 +71,10 @@ unsigned dqr_torus_layers_count(const struct dqr_torus_layers *tl)
 
 /* ------------------------------------------------------------ one tree */
 
-/* The switch a port of sw's leads to for lid, or DQR_NONE. */
+/*
+ * The switch sw's entry for lid leads to, or DQR_NONE; *ch the channel
+ * (sw's port there, cabled), or DQR_NONE.
+ */
 static uint32_t hop(const struct dqr_fabric *f, const struct dqr_lfts *t,
 		    uint32_t sw, uint32_t lid, uint32_t *ch)
 {
@@ -81,20 +84,11 @@ static uint32_t hop(const struct dqr_fabric *f, const struct dqr_lfts *t,
 	if (p == 0 || p > f->nodes[f->switches[sw]].num_ports)
 		return DQR_NONE;
 	*ch = dqr_port_index(f, f->switches[sw], p);
-	if (dqr_peer_port(f, *ch) == DQR_NONE)
+	if (dqr_peer_port(f, *ch) == DQR_NONE) {
 		*ch = DQR_NONE;
-	return dqr_peer_switch(f, dqr_port_index(f, f->switches[sw], p));
-}
-
-/* The port across the cable of sw's port for lid, or DQR_NONE. */
-static uint32_t ch_peer(const struct dqr_fabric *f, const struct dqr_lfts *t,
-			uint32_t sw, uint32_t lid)
-{
-	uint8_t p = dqr_lft_get(t, sw, lid);
-
-	if (p == 0 || p > f->nodes[f->switches[sw]].num_ports)
 		return DQR_NONE;
-	return dqr_peer_port(f, dqr_port_index(f, f->switches[sw], p));
+	}
+	return dqr_peer_switch(f, *ch);
 }
 
 /*
@@ -115,8 +109,9 @@ static uint32_t tree(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 		tl->mask[sw] = 0;
 	}
 	/* delivered at dst: its own LID on port 0, a CA's on its cable */
+	hop(f, t, dst, lid, &ch);
 	tl->depth[dst] = (f->ports[owner].num ?
-			  ch_peer(f, t, dst, lid) == owner :
+			  ch != DQR_NONE && dqr_peer_port(f, ch) == owner :
 			  dqr_lft_get(t, dst, lid) == 0) ? 0 : DQR_NONE;
 	for (sw = 0; sw < num; sw++) {
 		/* follow the route until a known depth, then unwind */
@@ -228,36 +223,26 @@ static int tree_deps(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 
 /* ------------------------------------------------------------ build */
 
+/* Dependencies as keys a << 32 | b, sorted without repeats when done. */
 struct edges {
-	uint32_t *e;
+	uint64_t *key;
 	uint64_t n, cap;
 };
 
 static int push_edge(void *arg, uint32_t a, uint32_t b)
 {
 	struct edges *x = arg;
-	uint32_t *ne;
+	uint64_t *nk;
 
 	if (x->n == x->cap) {
 		x->cap = x->cap ? 2 * x->cap : 4096;
-		ne = realloc(x->e, sizeof(uint32_t) * 2 * x->cap);
-		if (!ne)
+		nk = realloc(x->key, sizeof(uint64_t) * x->cap);
+		if (!nk)
 			return -1;
-		x->e = ne;
+		x->key = nk;
 	}
-	x->e[2 * x->n] = a;
-	x->e[2 * x->n + 1] = b;
-	x->n++;
+	x->key[x->n++] = (uint64_t)a << 32 | b;
 	return 0;
-}
-
-static int cmp_edge(const void *a, const void *b)
-{
-	const uint32_t *x = a, *y = b;
-
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
 static uint32_t pick_first(void *ctx, uint32_t r)
@@ -285,13 +270,10 @@ static int collect(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 			return -1;
 	}
 	if (x->n)
-		qsort(x->e, x->n, 2 * sizeof(uint32_t), cmp_edge);
+		qsort(x->key, x->n, sizeof(uint64_t), dqr_cmp_u64);
 	for (i = 0; i < x->n; i++)
-		if (!k || cmp_edge(x->e + 2 * i, x->e + 2 * (k - 1))) {
-			x->e[2 * k] = x->e[2 * i];
-			x->e[2 * k + 1] = x->e[2 * i + 1];
-			k++;
-		}
+		if (!k || x->key[i] != x->key[k - 1])
+			x->key[k++] = x->key[i];
 	x->n = k;
 	return 0;
 }
@@ -304,12 +286,19 @@ static int layered_list(struct dqr_torus_layers *tl, const struct edges *x,
 			struct dqr_cdg **g, struct dqr_channel_list *cl,
 			unsigned *layer)
 {
-	uint32_t v, n = tl->num_layers * tl->num_ports;
+	uint32_t v, n = tl->num_layers * tl->num_ports, *e;
+	uint64_t i;
 	int r;
 
 	memset(cl, 0, sizeof(*cl));
-	*g = x->n > UINT32_MAX ? NULL :
-	     dqr_cdg_of_edges(n, x->e, (uint32_t)x->n);
+	e = x->n < UINT32_MAX / 2 ? malloc(sizeof(uint32_t) * 2 * x->n + 1) :
+	    NULL;
+	for (i = 0; e && i < x->n; i++) {
+		e[2 * i] = (uint32_t)(x->key[i] >> 32);
+		e[2 * i + 1] = (uint32_t)x->key[i];
+	}
+	*g = e ? dqr_cdg_of_edges(n, e, (uint32_t)x->n) : NULL;
+	free(e);
 	if (!*g)
 		return -1;
 	r = dqr_topo_order(*g, pick_first, NULL, cl);
@@ -408,7 +397,7 @@ int dqr_torus_layers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
 	if (r < 0)
 		dqr_set_err(err, errlen, "out of memory");
 out:
-	free(x.e);
+	free(x.key);
 	dqr_cdg_free(cdg);
 	dqr_channel_list_free(&cl);
 	if (r) {
@@ -713,18 +702,6 @@ static int bypass(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 	return r < 0 ? -1 : all;
 }
 
-/* 1 when some DLID leaves switch sw through port pn. */
-static int carries(const struct dqr_lfts *t, uint32_t sw, uint8_t pn)
-{
-	const uint8_t *row = dqr_lft_row(t, sw);
-	uint32_t lid;
-
-	for (lid = 1; lid < t->lid_count; lid++)
-		if (row[lid] == pn)
-			return 1;
-	return 0;
-}
-
 /* Retires, in every layer, the channels of the links f lacks. */
 static int retire_dead(struct dqr_torus_layers *tl,
 		       const struct dqr_fabric *f)
@@ -750,38 +727,39 @@ static int retire_dead(struct dqr_torus_layers *tl,
 	return 0;
 }
 
+/* One dead link, for dqr_local_path_each_dead(). */
+struct torus_run {
+	struct dqr_torus_layers *tl;
+	const struct dqr_fabric *f;
+	struct dqr_lfts *t;
+	int all;
+};
+
+static int torus_link(void *arg, uint32_t a, uint32_t b, unsigned k)
+{
+	struct torus_run *x = arg;
+	int r = bypass(x->tl, x->f, x->t, a, b, k);
+
+	if (r < 0)
+		return -1;
+	x->tl->st.links_failed++;
+	x->tl->st.links_bypassed += r;
+	x->all &= r;
+	return 0;
+}
+
 int dqr_torus_layers_repair(struct dqr_torus_layers *tl,
 			    const struct dqr_fabric *f, struct dqr_lfts *t,
 			    struct dqr_torus_stats *st)
 {
-	const struct dqr_grid_nbrs *n = &tl->n;
-	uint32_t a, b, s;
-	uint8_t pa, pb;
-	unsigned k;
-	int all = 1, r;
+	struct torus_run x = { tl, f, t, 1 };
 
 	tl->st = (struct dqr_torus_stats){ 0 };
-	if (f->num_switches != n->num_switches || retire_dead(tl, f))
+	if (f->num_switches != tl->n.num_switches || retire_dead(tl, f) ||
+	    dqr_local_path_each_dead(&tl->n, f, t, torus_link, &x))
 		return -1;
-	for (a = 0; a < n->num_switches; a++)
-		for (k = 0; k < n->ndims; k++) {
-			s = dqr_grid_slot(a, k, 0);
-			b = n->sw[s];
-			pa = n->port[s];
-			if (b == DQR_NONE || dqr_grid_nbr_cabled(n, f, a, s))
-				continue;
-			pb = n->port[dqr_grid_slot(b, k, 1)];
-			if (!carries(t, a, pa) && !(pb && carries(t, b, pb)))
-				continue;
-			tl->st.links_failed++;
-			r = bypass(tl, f, t, a, b, k);
-			if (r < 0)
-				return -1;
-			tl->st.links_bypassed += r;
-			all &= r;
-		}
 	*st = tl->st;
-	return all ? 0 : 1;
+	return x.all ? 0 : 1;
 }
 
 /* ------------------------------------------------------------ verify */
@@ -863,7 +841,7 @@ int dqr_torus_layers_verify(const struct dqr_torus_layers *tl_const,
 out:
 	free(comp);
 	free(queue);
-	free(x.e);
+	free(x.key);
 	dqr_cdg_free(g);
 	dqr_channel_list_free(&cl);
 	return r;
