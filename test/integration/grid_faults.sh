@@ -19,8 +19,9 @@
 #
 # The wrappers set: NET or GEN (a dqr-genfabric spec, generated here),
 # HOST, SEED (the default of the wrapper), SHAPE (what the "dqr: shape: "
-# line says, an extended regular expression) and PLUGIN (1 when the mesh
-# plug-in serves the shape: meshes and tori, not hypercubes).
+# line says, an extended regular expression), PLUGIN (1 when the mesh
+# plug-in serves the shape: meshes and tori, not hypercubes) and QOS
+# (TRUE: opensm.conf says "qos TRUE"; unset: OpenSM's default).
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/ibdm.sh"
 
@@ -237,7 +238,7 @@ it_log "SEED=$SEED: of $n cables $c1 and then $c2 fail; then switch $sw"
 
 # --- 1. the start ----------------------------------------------------------
 it_start_ibsim "$NET"
-it_write_conf
+it_write_conf ${QOS:+"qos $QOS"}
 it_start_opensm
 it_wait_log "dqr: base " 1
 it_settle
@@ -249,7 +250,9 @@ grep -Eq "dqr: base (dor|ecube) \(auto" "$W/osm.log" ||
 it_log "plugin: $(grep 'dqr: shape: ' "$W/osm.log" | head -1 |
 	sed 's/^.* dqr: //')"
 judge start
-# qos FALSE: one VL, every path on SL 0; the SA's answer for a few pairs
+# one VL, every path on SL 0 (with qos TRUE too: the routing is the same,
+# and OpenSM's default SL2VL maps SL 0 to VL 0); the SA's answer for a
+# few pairs
 awk '/^Ca/ { ca = 1; next }
      ca && /^\[1\]/ { for (i = 1; i <= NF; i++)
 			if ($i == "lid") { print $(i + 1); break }
@@ -266,6 +269,23 @@ for d in $(cat "$W/ca.lids"); do
 	sls="$sls $s->$d"
 done
 it_log "ok: SA PathRecords on SL 0:$sls"
+if [ -n "${QOS:-}" ]; then
+	# OpenSM programs SL2VL with qos TRUE: SL 0 must stay on VL 0 on
+	# every in/out pair of a switch (its first, port 1 out)
+	lid=$(awk '/^Switch/ { for (i = 1; i <= NF; i++)
+			if ($i == "lid") { print $(i + 1); exit } }' \
+		"$W/start.ibnd")
+	SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SMPQUERY" sl2vl "$lid" 1 \
+		> "$W/start.sl2vl" 2>&1 ||
+		it_fail "smpquery sl2vl $lid 1: $(cat "$W/start.sl2vl")"
+	bad=$(awk '/^ports:/ { n = split($0, f, "|"); rows++
+			if (n < 3 || f[2] + 0 != 0) bad++ }
+		   END { print rows ? bad + 0 : "none" }' "$W/start.sl2vl")
+	[ "$bad" = 0 ] ||
+		it_fail "SL2VL of LID $lid: SL 0 not on VL 0 ($bad rows): \
+$(cat "$W/start.sl2vl")"
+	it_log "ok: qos $QOS: SL 0 on VL 0 in switch LID $lid's SL2VL"
+fi
 rm -f "$W/dqr-transition.dump"
 
 # --- 2. two cables fail ------------------------------------------------------
