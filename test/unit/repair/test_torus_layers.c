@@ -56,7 +56,9 @@ static void world_open(struct world *w, const char *spec,
 	w->g.kind = w->s.kind == DQR_GEN_TORUS ? DQR_GRID_TORUS :
 		    DQR_GRID_MESH;
 	w->g.ndims = w->s.ndims;
-	for (k = 0; k < w->s.ndims; k++) {
+	/* a hypercube's dimensions are bits, not grid dimensions */
+	for (k = 0; w->s.kind != DQR_GEN_HYPERCUBE && k < w->s.ndims &&
+	     k < DQR_GEN_MAX_DIMS; k++) {
 		w->g.dims[k] = w->s.dims[k];
 		w->g.wrap[k] = w->s.kind == DQR_GEN_TORUS && w->s.dims[k] > 2;
 	}
