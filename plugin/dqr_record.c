@@ -158,7 +158,6 @@ static int jadd_changed(struct json_object *o, const struct dqr_ctx *ctx)
 			 c->num_returned, jnode);
 }
 
-/* 1 when the records have a place (dump_files_dir) */
 /* What the mesh plug-in did, on the meshes and tori it serves. */
 static int jadd_mesh(struct json_object *o, const struct dqr_ctx *ctx)
 {
@@ -176,6 +175,7 @@ static int jadd_mesh(struct json_object *o, const struct dqr_ctx *ctx)
 	       jadd_u64(m, "reorders", ms->reorders);
 }
 
+/* 1 when the records have a place (dump_files_dir) */
 static int record_dir(const struct dqr_ctx *ctx)
 {
 	const char *dir = ctx->osm->subn.opt.dump_files_dir;
