@@ -1,8 +1,10 @@
 /*
  * small_fabrics.c - rings with clockwise and line routing, fabrics from
- * generator specs and topology files, and the channel list of a routing.
+ * generator specs and topology files, their switch-to-switch cables, and
+ * the channel list of a routing.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "deps/channel_list.h"
 #include "io/topo_read.h"
@@ -126,6 +128,24 @@ struct dqr_fabric *gen_fabric(const char *spec, struct dqr_gen_spec *s,
 	if (!f)
 		fprintf(stderr, "%s: %s\n", spec, err);
 	return f;
+}
+
+uint32_t switch_links(const struct dqr_fabric *f, uint32_t **out)
+{
+	uint32_t a, b, gp, n = 0;
+	unsigned pn;
+
+	*out = malloc(sizeof(uint32_t) * (f->num_ports + 1));
+	if (!*out)
+		return 0;
+	for (a = 0; a < f->num_switches; a++)
+		dqr_for_each_linked_port(f, f->switches[a], pn) {
+			gp = dqr_port_index(f, f->switches[a], pn);
+			b = dqr_peer_switch(f, gp);
+			if (b != DQR_NONE && b > a)
+				(*out)[n++] = gp;
+		}
+	return n;
 }
 
 struct dqr_fabric *data_fabric(const char *name)

@@ -51,6 +51,12 @@ struct dqr_fabric *gen_fabric(const char *spec, struct dqr_gen_spec *s,
 			      struct dqr_gen_place **places);
 
 /*
+ * Every switch-to-switch cable of f once, as the port at its lower switch
+ * index: a malloc'ed array in *out, its length returned (NULL: no memory).
+ */
+uint32_t switch_links(const struct dqr_fabric *f, uint32_t **out);
+
+/*
  * The topology of test/data/name, or of text read as a file "inline"; NULL
  * with the reader's complaint on stderr.
  */

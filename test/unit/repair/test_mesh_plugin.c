@@ -87,8 +87,6 @@ static struct dqr_mesh_plugin *plugin_of(struct world *w)
 static void world_open(struct world *w, const char *spec)
 {
 	char err[256];
-	uint32_t a, b, node;
-	unsigned pn;
 
 	memset(w, 0, sizeof(*w));
 	w->f = gen_fabric(spec, &w->s, &w->places);
@@ -97,18 +95,8 @@ static void world_open(struct world *w, const char *spec)
 			      err, sizeof(err)) == 0);
 	w->mp = plugin_of(w);
 	REQUIRE(w->mp);
-	w->links = malloc(sizeof(uint32_t) * w->f->num_ports);
+	w->num_links = switch_links(w->f, &w->links);
 	REQUIRE(w->links);
-	for (a = 0; a < w->f->num_switches; a++) {
-		node = w->f->switches[a];
-		dqr_for_each_linked_port(w->f, node, pn) {
-			b = dqr_peer_switch(w->f, dqr_port_index(w->f, node,
-								 pn));
-			if (b != DQR_NONE && b > a)
-				w->links[w->num_links++] =
-					dqr_port_index(w->f, node, pn);
-		}
-	}
 }
 
 static void world_close(struct world *w)

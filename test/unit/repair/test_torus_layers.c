@@ -45,8 +45,7 @@ static void world_open(struct world *w, const char *spec,
 		       enum dqr_ref_kind kind)
 {
 	char err[256];
-	uint32_t a, b, node;
-	unsigned pn, k;
+	unsigned k;
 
 	memset(w, 0, sizeof(*w));
 	w->f = gen_fabric(spec, &w->s, &w->places);
@@ -65,18 +64,8 @@ static void world_open(struct world *w, const char *spec,
 	w->g.spec = w->s;
 	w->g.place = w->places;
 	w->g.num_switches = w->f->num_switches;
-	w->links = malloc(sizeof(uint32_t) * w->f->num_ports);
+	w->num_links = switch_links(w->f, &w->links);
 	REQUIRE(w->links);
-	for (a = 0; a < w->f->num_switches; a++) {
-		node = w->f->switches[a];
-		dqr_for_each_linked_port(w->f, node, pn) {
-			b = dqr_peer_switch(w->f, dqr_port_index(w->f, node,
-								 pn));
-			if (b != DQR_NONE && b > a)
-				w->links[w->num_links++] =
-					dqr_port_index(w->f, node, pn);
-		}
-	}
 }
 
 static void world_close(struct world *w)
