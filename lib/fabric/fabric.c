@@ -7,6 +7,7 @@
 
 #include "fabric/fabric.h"
 #include "util/mem.h"
+#include "util/union_find.h"
 
 struct dqr_fabric *dqr_fabric_new(void)
 {
@@ -279,4 +280,27 @@ int dqr_guid_key_cmp(const void *a, const void *b)
 	if (x->guid != y->guid)
 		return x->guid < y->guid ? -1 : 1;
 	return x->tie < y->tie ? -1 : x->tie > y->tie;
+}
+
+void dqr_switch_components(const struct dqr_fabric *f, uint32_t *comp)
+{
+	uint32_t sw, node, nb, a, b;
+	unsigned p;
+
+	for (sw = 0; sw < f->num_switches; sw++)
+		comp[sw] = sw;
+	for (sw = 0; sw < f->num_switches; sw++) {
+		node = f->switches[sw];
+		dqr_for_each_linked_port(f, node, p) {
+			nb = dqr_peer_switch(f, dqr_port_index(f, node, p));
+			if (nb == DQR_NONE)
+				continue;
+			a = dqr_uf_root(comp, sw);
+			b = dqr_uf_root(comp, nb);
+			if (a != b)
+				comp[a] = b;
+		}
+	}
+	for (sw = 0; sw < f->num_switches; sw++)
+		comp[sw] = dqr_uf_root(comp, sw);
 }

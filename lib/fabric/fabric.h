@@ -224,4 +224,11 @@ int dqr_guid_key_cmp(const void *a, const void *b);
 /* Number of linked CA or router ports: the end-node sources. */
 uint32_t dqr_fabric_count_end_ports(const struct dqr_fabric *f);
 
+/*
+ * comp[sw] (f->num_switches entries): one switch index per connected
+ * component of the switches over their cables in f, the same for every
+ * switch of a component.  O(ports).
+ */
+void dqr_switch_components(const struct dqr_fabric *f, uint32_t *comp);
+
 #endif

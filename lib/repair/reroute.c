@@ -9,7 +9,6 @@
 #include "util/mem.h"
 #include "util/sort.h"
 #include "util/timing.h"
-#include "util/union_find.h"
 
 /*
  * BFS ranks from the switch with the most end ports (a leaf in a fat
@@ -169,28 +168,10 @@ void dqr_reroute_free(struct dqr_reroute *rr)
 static void switch_components(struct dqr_reroute *rr,
 			      const struct dqr_fabric *f)
 {
-	uint32_t sw, node, nb, a, b;
-	unsigned p;
-
 	if (rr->comp_ok)
 		return;
 	rr->comp_ok = 1;
-	for (sw = 0; sw < f->num_switches; sw++)
-		rr->comp[sw] = sw;
-	for (sw = 0; sw < f->num_switches; sw++) {
-		node = f->switches[sw];
-		dqr_for_each_linked_port(f, node, p) {
-			nb = dqr_peer_switch(f, dqr_port_index(f, node, p));
-			if (nb == DQR_NONE)
-				continue;
-			a = dqr_uf_root(rr->comp, sw);
-			b = dqr_uf_root(rr->comp, nb);
-			if (a != b)
-				rr->comp[a] = b;
-		}
-	}
-	for (sw = 0; sw < f->num_switches; sw++)
-		rr->comp[sw] = dqr_uf_root(rr->comp, sw);
+	dqr_switch_components(f, rr->comp);
 }
 
 /*

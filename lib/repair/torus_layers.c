@@ -764,36 +764,6 @@ int dqr_torus_layers_repair(struct dqr_torus_layers *tl,
 
 /* ------------------------------------------------------------ verify */
 
-/* Connected components of the switches in f, for "a cable path joins". */
-static void components(const struct dqr_fabric *f, uint32_t *comp,
-		       uint32_t *queue)
-{
-	uint32_t sw, s, head, tail, nb, c = 0;
-	unsigned pn;
-
-	for (sw = 0; sw < f->num_switches; sw++)
-		comp[sw] = DQR_NONE;
-	for (sw = 0; sw < f->num_switches; sw++) {
-		if (comp[sw] != DQR_NONE)
-			continue;
-		comp[sw] = c;
-		head = tail = 0;
-		queue[tail++] = sw;
-		while (head < tail) {
-			s = queue[head++];
-			dqr_for_each_linked_port(f, f->switches[s], pn) {
-				nb = dqr_peer_switch(f, dqr_port_index(f,
-						f->switches[s], pn));
-				if (nb != DQR_NONE && comp[nb] == DQR_NONE) {
-					comp[nb] = c;
-					queue[tail++] = nb;
-				}
-			}
-		}
-		c++;
-	}
-}
-
 int dqr_torus_layers_verify(const struct dqr_torus_layers *tl_const,
 			    const struct dqr_fabric *f,
 			    const struct dqr_lfts *t,
@@ -804,16 +774,15 @@ int dqr_torus_layers_verify(const struct dqr_torus_layers *tl_const,
 	struct dqr_channel_list cl = { 0 };
 	struct dqr_cdg *g = NULL;
 	struct edges x = { 0 };
-	uint32_t *comp, *queue, lid, dst, owner, sw, ends;
+	uint32_t *comp, lid, dst, owner, sw, ends;
 	unsigned pn, layer = 0;
 	int r = -1;
 
 	memset(v, 0, sizeof(*v));
 	comp = malloc(sizeof(uint32_t) * (f->num_switches + 1));
-	queue = malloc(sizeof(uint32_t) * (f->num_switches + 1));
-	if (!comp || !queue)
+	if (!comp)
 		goto out;
-	components(f, comp, queue);
+	dqr_switch_components(f, comp);
 	for (lid = 1; lid < t->lid_count; lid++) {
 		dst = owner_switch(f, lid, &owner);
 		if (dst == DQR_NONE)
@@ -840,7 +809,6 @@ int dqr_torus_layers_verify(const struct dqr_torus_layers *tl_const,
 	r = r < 0 ? -1 : 0;
 out:
 	free(comp);
-	free(queue);
 	free(x.key);
 	dqr_cdg_free(g);
 	dqr_channel_list_free(&cl);
