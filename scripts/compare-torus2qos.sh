@@ -355,9 +355,7 @@ run_dqr() {
 it_setup
 ibdm_require
 [ -n "$SAQUERY" ] && [ -n "$SMPQUERY" ] || it_fail "no saquery or smpquery"
-"$top_builddir/tools/dqr-genfabric" -o "$W/gen.net" "$GEN" \
-	> "$W/genfabric.log" 2>&1 ||
-	it_fail "dqr-genfabric $GEN: $(cat "$W/genfabric.log")"
+it_gen_net "$GEN"
 it_log "$(head -1 "$W/gen.net" | sed 's/^# //'); faults $FAULT1, $FAULT2"
 run_torus2qos
 run_dqr

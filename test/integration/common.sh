@@ -185,6 +185,15 @@ it_setup() {
 	it_sanitizer_setup
 }
 
+# it_gen_net SPEC: NET = $W/gen.net, the ibsim net file dqr-genfabric
+# makes of SPEC (mesh:5x5, torus:5x3, ...).
+it_gen_net() {
+	"$top_builddir/tools/dqr-genfabric" -o "$W/gen.net" "$1" \
+		> "$W/genfabric.log" 2>&1 ||
+		it_fail "dqr-genfabric $1: $(cat "$W/genfabric.log")"
+	NET="$W/gen.net"
+}
+
 # it_start_ibsim NETFILE: the emulator reads its console from a FIFO kept
 # open on fd 3, so that it_ibsim_cmd can inject faults later.
 it_start_ibsim() {

@@ -210,12 +210,7 @@ link_fault() {
 
 it_setup
 ibdm_require
-if [ -n "${GEN:-}" ]; then
-	"$top_builddir/tools/dqr-genfabric" -o "$W/gen.net" "$GEN" \
-		> "$W/genfabric.log" 2>&1 ||
-		it_fail "dqr-genfabric $GEN: $(cat "$W/genfabric.log")"
-	NET="$W/gen.net"
-fi
+[ -z "${GEN:-}" ] || it_gen_net "$GEN"
 cables "$NET" > "$W/cables"
 n=$(wc -l < "$W/cables")
 [ "$n" -ge 2 ] || it_fail "$n switch-to-switch cables in $NET"

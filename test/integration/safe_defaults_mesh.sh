@@ -22,12 +22,7 @@
 [ -n "${FAULT:-}" ] || FAULT='"sw-x1-y1"[1]'
 
 it_setup
-if [ -n "${GEN:-}" ]; then
-	"$top_builddir/tools/dqr-genfabric" -o "$W/gen.net" "$GEN" \
-		> "$W/genfabric.log" 2>&1 ||
-		it_fail "dqr-genfabric $GEN: $(cat "$W/genfabric.log")"
-	NET="$W/gen.net"
-fi
+[ -z "${GEN:-}" ] || it_gen_net "$GEN"
 it_start_ibsim "$NET"
 it_write_conf
 it_start_opensm
