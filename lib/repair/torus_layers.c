@@ -252,9 +252,39 @@ static uint32_t pick_first(void *ctx, uint32_t r)
 	return 0;
 }
 
-/* Every dependency of t, sorted without repeats. */
+/*
+ * Pairs of lid's tree in the component of dst (comp[]): every switch and
+ * its end ports but lid's owner; those of switches that do not reach dst
+ * are unreachable.
+ */
+static void count_pairs(const struct dqr_torus_layers *tl,
+			const struct dqr_fabric *f, const uint32_t *comp,
+			uint32_t dst, uint32_t owner,
+			struct dqr_torus_verdict *v)
+{
+	uint32_t sw, ends;
+	unsigned pn;
+
+	for (sw = 0; sw < f->num_switches; sw++) {
+		if (comp[sw] != comp[dst])
+			continue;
+		ends = 1;
+		dqr_for_each_end_port(f, f->switches[sw], pn)
+			ends += dqr_peer_port(f, dqr_port_index(f,
+					f->switches[sw], pn)) != owner;
+		v->pairs += ends - (sw == dst && !f->ports[owner].num);
+		if (tl->depth[sw] == DQR_NONE)
+			v->unreachable += ends;
+	}
+}
+
+/*
+ * Every dependency of t, sorted without repeats; with v, the pairs of
+ * every tree are counted on the way (components comp[]).
+ */
 static int collect(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
-		   const struct dqr_lfts *t, struct edges *x)
+		   const struct dqr_lfts *t, struct edges *x,
+		   const uint32_t *comp, struct dqr_torus_verdict *v)
 {
 	uint32_t lid, dst, owner, count;
 	uint64_t i, k = 0;
@@ -265,6 +295,8 @@ static int collect(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 		if (dst == DQR_NONE || dst >= tl->n.num_switches)
 			continue;
 		count = tree(tl, f, t, lid, dst);
+		if (v)
+			count_pairs(tl, f, comp, dst, owner, v);
 		if (tree_deps(tl, f, t, lid, dst, owner, count, push_edge,
 			      x))
 			return -1;
@@ -384,7 +416,7 @@ int dqr_torus_layers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
 	}
 	tl->num_ports = f->num_ports;
 	ties_of(tl, f, t);
-	if (collect(tl, f, t, &x)) {
+	if (collect(tl, f, t, &x, NULL, NULL)) {
 		dqr_set_err(err, errlen, "out of memory");
 		goto out;
 	}
@@ -774,8 +806,8 @@ int dqr_torus_layers_verify(const struct dqr_torus_layers *tl_const,
 	struct dqr_channel_list cl = { 0 };
 	struct dqr_cdg *g = NULL;
 	struct edges x = { 0 };
-	uint32_t *comp, lid, dst, owner, sw, ends;
-	unsigned pn, layer = 0;
+	uint32_t *comp;
+	unsigned layer = 0;
 	int r = -1;
 
 	memset(v, 0, sizeof(*v));
@@ -783,24 +815,7 @@ int dqr_torus_layers_verify(const struct dqr_torus_layers *tl_const,
 	if (!comp)
 		goto out;
 	dqr_switch_components(f, comp);
-	for (lid = 1; lid < t->lid_count; lid++) {
-		dst = owner_switch(f, lid, &owner);
-		if (dst == DQR_NONE)
-			continue;
-		tree(tl, f, t, lid, dst);
-		for (sw = 0; sw < f->num_switches; sw++) {
-			if (comp[sw] != comp[dst])
-				continue;
-			ends = 1;
-			dqr_for_each_end_port(f, f->switches[sw], pn)
-				ends += dqr_peer_port(f, dqr_port_index(f,
-						f->switches[sw], pn)) != owner;
-			v->pairs += ends - (sw == dst && !f->ports[owner].num);
-			if (tl->depth[sw] == DQR_NONE)
-				v->unreachable += ends;
-		}
-	}
-	if (collect(tl, f, t, &x))
+	if (collect(tl, f, t, &x, comp, v))
 		goto out;
 	v->dependencies = x.n;
 	r = layered_list(tl, &x, &g, &cl, &layer);
