@@ -150,7 +150,8 @@ static int setup_mesh(struct sim *s)
 	struct dqr_grid *g;
 	char err[256];
 
-	if (s->o->no_mesh_plugin ||
+	/* --torus-layers repairs with its own (torus.c) */
+	if (s->o->no_mesh_plugin || s->o->torus_layers ||
 	    dqr_grid_detect(s->in.f, &g, err, sizeof(err)))
 		return 0;
 	if (g->kind != DQR_GRID_HYPERCUBE) {
