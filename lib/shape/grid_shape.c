@@ -595,27 +595,63 @@ static int fill_grid(const struct find *fd, struct dqr_grid *gr,
 
 /*
  * Seed k: the first half switches of the highest degree (they see every
- * dimension), the second half any switch, both spread over the indices so
- * that one missing cable or switch spoils few of them.
+ * dimension), the second half any switch, both spread over the switches
+ * in GUID order (rank: position -> switch) so that one missing cable or
+ * switch spoils few of them.  GUID order, not index order: the plugin and
+ * dqr-check, which number the switches differently, then place the grid
+ * alike (the same coordinates, so the same layers of a torus).
  */
-static uint32_t pick_seed(const struct sgraph *g, unsigned k)
+static uint32_t pick_seed(const struct sgraph *g, const uint32_t *rank,
+			  unsigned k)
 {
 	uint32_t v, i, best = 0, start;
 
 	if (g->ns <= MAX_SEEDS)
-		return k % g->ns;
+		return rank[k % g->ns];
 	start = (uint32_t)((uint64_t)g->ns * (k % (MAX_SEEDS / 2)) /
 			   (MAX_SEEDS / 2));
 	if (k >= MAX_SEEDS / 2)
-		return (start + g->ns / MAX_SEEDS) % g->ns;
+		return rank[(start + g->ns / MAX_SEEDS) % g->ns];
 	for (v = 0; v < g->ns; v++)
 		if (g->off[v + 1] - g->off[v] > best)
 			best = g->off[v + 1] - g->off[v];
 	for (i = 0; i < g->ns; i++) {
-		v = (start + i) % g->ns;
+		v = rank[(start + i) % g->ns];
 		if (g->off[v + 1] - g->off[v] == best)
 			return v;
 	}
+	return rank[0];
+}
+
+struct guid_rank {
+	uint64_t guid;
+	uint32_t sw;
+};
+
+static int guid_cmp(const void *pa, const void *pb)
+{
+	const struct guid_rank *a = pa, *b = pb;
+
+	return a->guid < b->guid ? -1 : a->guid > b->guid;
+}
+
+/* The switches in GUID order, into rank (ns of them); -1: no memory. */
+static int rank_by_guid(const struct dqr_fabric *f, uint32_t *rank,
+			uint32_t ns)
+{
+	struct guid_rank *r = malloc(sizeof(*r) * (ns ? ns : 1));
+	uint32_t i;
+
+	if (!r)
+		return -1;
+	for (i = 0; i < ns; i++) {
+		r[i].guid = f->nodes[f->switches[i]].guid;
+		r[i].sw = i;
+	}
+	qsort(r, ns, sizeof(*r), guid_cmp);
+	for (i = 0; i < ns; i++)
+		rank[i] = r[i].sw;
+	free(r);
 	return 0;
 }
 
@@ -655,7 +691,7 @@ int dqr_grid_detect(const struct dqr_fabric *f, struct dqr_grid **out,
 	struct sgraph g;
 	struct find fd = { 0 };
 	struct dqr_grid *gr = NULL, *best = NULL;
-	uint32_t seeds[MAX_SEEDS], s;
+	uint32_t seeds[MAX_SEEDS], s, *rank = NULL;
 	unsigned k, j, n = 0, more = 0;
 	char why[256] = "";
 
@@ -670,7 +706,9 @@ int dqr_grid_detect(const struct dqr_fabric *f, struct dqr_grid **out,
 	fd.g = &g;
 	fd.slot = malloc(sizeof(*fd.slot) * g.ns);
 	fd.queue = malloc(sizeof(*fd.queue) * g.ns);
-	if (!fd.slot || !fd.queue) {
+	rank = malloc(sizeof(*rank) * g.ns);
+	if (!fd.slot || !fd.queue || !rank ||
+	    rank_by_guid(f, rank, g.ns)) {
 		dqr_set_err(err, errlen, "out of memory");
 		goto out;
 	}
@@ -679,7 +717,7 @@ int dqr_grid_detect(const struct dqr_fabric *f, struct dqr_grid **out,
 		goto out;
 	}
 	for (k = 0; k < MAX_SEEDS && (!best || more++ < MORE_SEEDS); k++) {
-		s = pick_seed(&g, k);
+		s = pick_seed(&g, rank, k);
 		for (j = 0; j < n && seeds[j] != s; j++)
 			;
 		if (j < n)
@@ -714,7 +752,7 @@ int dqr_grid_detect(const struct dqr_fabric *f, struct dqr_grid **out,
 	*out = best;
 out:
 	sgraph_free(&g);
-	DQR_FREE_ALL(fd.slot, fd.owner, fd.queue);
+	DQR_FREE_ALL(fd.slot, fd.owner, fd.queue, rank);
 	return *out ? 0 : -1;
 }
 
