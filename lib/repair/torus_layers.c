@@ -69,6 +69,11 @@ unsigned dqr_torus_layers_count(const struct dqr_torus_layers *tl)
 	return tl->num_layers;
 }
 
+struct dqr_dyn_order *dqr_torus_layers_list(struct dqr_torus_layers *tl)
+{
+	return tl->cl;
+}
+
 /* ------------------------------------------------------------ one tree */
 
 /*
@@ -381,22 +386,20 @@ static int alloc_tree(struct dqr_torus_layers *tl, uint32_t num)
 	       0 : -1;
 }
 
-int dqr_torus_layers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
-			 const struct dqr_lfts *t,
-			 struct dqr_torus_layers **out, char *err,
-			 size_t errlen)
+/*
+ * The layers of torus g on f without ties or list: NULL with why in err
+ * (no ring of 3 switches or more, out of memory).
+ */
+static struct dqr_torus_layers *layers_alloc(const struct dqr_fabric *f,
+					     const struct dqr_grid *g,
+					     char *err, size_t errlen)
 {
 	struct dqr_torus_layers *tl = calloc(1, sizeof(*tl));
-	struct dqr_channel_list cl = { 0 };
-	struct dqr_cdg *cdg = NULL;
-	struct edges x = { 0 };
-	unsigned k, layer = 0;
-	int r = -1;
+	unsigned k;
 
-	*out = NULL;
 	if (!tl) {
 		dqr_set_err(err, errlen, "out of memory");
-		return -1;
+		return NULL;
 	}
 	tl->num_layers = 1;
 	for (k = 0; g->kind == DQR_GRID_TORUS && k < g->ndims &&
@@ -407,14 +410,35 @@ int dqr_torus_layers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
 		}
 	if (tl->num_layers == 1) {
 		dqr_set_err(err, errlen, "no ring of 3 switches or more");
-		goto out;
+		dqr_torus_layers_free(tl);
+		return NULL;
 	}
 	if (dqr_grid_nbrs_build(f, g, &tl->n) ||
 	    alloc_tree(tl, f->num_switches)) {
 		dqr_set_err(err, errlen, "out of memory");
-		goto out;
+		dqr_torus_layers_free(tl);
+		return NULL;
 	}
 	tl->num_ports = f->num_ports;
+	return tl;
+}
+
+int dqr_torus_layers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
+			 const struct dqr_lfts *t,
+			 struct dqr_torus_layers **out, char *err,
+			 size_t errlen)
+{
+	struct dqr_torus_layers *tl;
+	struct dqr_channel_list cl = { 0 };
+	struct dqr_cdg *cdg = NULL;
+	struct edges x = { 0 };
+	unsigned layer = 0;
+	int r = -1;
+
+	*out = NULL;
+	tl = layers_alloc(f, g, err, errlen);
+	if (!tl)
+		return -1;
 	ties_of(tl, f, t);
 	if (collect(tl, f, t, &x, NULL, NULL)) {
 		dqr_set_err(err, errlen, "out of memory");
@@ -437,6 +461,52 @@ out:
 		return -1;
 	}
 	*out = tl;
+	return 0;
+}
+
+/*
+ * ties_of() by the majority of every tie's first hop in t: a repair
+ * moves a few of them, and the SLs stay those of the base routing.
+ */
+static void ties_voted(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
+		       const struct dqr_lfts *t)
+{
+	const struct dqr_grid_nbrs *n = &tl->n;
+	uint32_t s, d, i;
+	long vote;
+	unsigned k;
+	uint16_t lid;
+	uint8_t p;
+
+	for (k = 0; k < n->ndims; k++) {
+		if (!tl->ring_bit[k] || n->dims[k] % 2)
+			continue;
+		for (vote = 0, s = 0; s < n->num_switches; s++) {
+			for (d = s, i = 0; d != DQR_NONE &&
+			     i < n->dims[k] / 2; i++)
+				d = n->sw[dqr_grid_slot(d, k, 0)];
+			if (d == DQR_NONE)
+				continue;
+			lid = f->ports[dqr_port_index(f, f->switches[d],
+						      0)].base_lid;
+			p = dqr_lft_get(t, s, lid);
+			vote += p == n->port[dqr_grid_slot(s, k, 1)];
+			vote -= p == n->port[dqr_grid_slot(s, k, 0)];
+		}
+		tl->tie_minus[k] = vote > 0;
+	}
+}
+
+int dqr_torus_layers_judge_new(const struct dqr_fabric *f,
+			       const struct dqr_grid *g,
+			       const struct dqr_lfts *t,
+			       struct dqr_torus_layers **out, char *err,
+			       size_t errlen)
+{
+	*out = layers_alloc(f, g, err, errlen);
+	if (!*out)
+		return -1;
+	ties_voted(*out, f, t);
 	return 0;
 }
 
@@ -787,7 +857,8 @@ int dqr_torus_layers_repair(struct dqr_torus_layers *tl,
 	struct torus_run x = { tl, f, t, 1 };
 
 	tl->st = (struct dqr_torus_stats){ 0 };
-	if (f->num_switches != tl->n.num_switches || retire_dead(tl, f) ||
+	if (!tl->cl || f->num_switches != tl->n.num_switches ||
+	    retire_dead(tl, f) ||
 	    dqr_local_path_each_dead(&tl->n, f, t, torus_link, &x))
 		return -1;
 	*st = tl->st;
@@ -808,6 +879,7 @@ int dqr_torus_layers_verify(const struct dqr_torus_layers *tl_const,
 	struct edges x = { 0 };
 	uint32_t *comp;
 	unsigned layer = 0;
+	uint64_t i;
 	int r = -1;
 
 	memset(v, 0, sizeof(*v));
@@ -818,9 +890,16 @@ int dqr_torus_layers_verify(const struct dqr_torus_layers *tl_const,
 	if (collect(tl, f, t, &x, comp, v))
 		goto out;
 	v->dependencies = x.n;
+	for (i = 0; i < x.n; i++)
+		v->layer_deps[(x.key[i] >> 32) / tl->num_ports]++;
 	r = layered_list(tl, &x, &g, &cl, &layer);
 	v->acyclic = r == 0;
 	v->cyclic_layer = r == 1 ? layer : 0;
+	/* layers share no edge: a vertex never ordered is in a cyclic one */
+	for (i = 0; r == 1 && i < (uint64_t)tl->num_layers * tl->num_ports;
+	     i++)
+		if (cl.pos[i] == DQR_NONE)
+			v->cyclic_mask |= 1u << (i / tl->num_ports);
 	r = r < 0 ? -1 : 0;
 out:
 	free(comp);

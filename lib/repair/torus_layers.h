@@ -51,6 +51,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "deps/dyn_order.h"
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
 #include "shape/grid_shape.h"
@@ -71,6 +72,8 @@ struct dqr_torus_verdict {
 	uint64_t dependencies;	/* (layer, channel) pairs */
 	int acyclic;		/* every layer */
 	unsigned cyclic_layer;	/* the first cyclic one, when not */
+	uint32_t cyclic_mask;	/* bit l: layer l is cyclic */
+	uint64_t layer_deps[DQR_TORUS_MAX_LAYERS];	/* per layer */
 };
 
 struct dqr_torus_layers;
@@ -85,9 +88,29 @@ int dqr_torus_layers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
 			 const struct dqr_lfts *t,
 			 struct dqr_torus_layers **out, char *err,
 			 size_t errlen);
+/*
+ * The layer function alone, for judging tables t that need not be e-cube
+ * any more (read back after repairs): ties of even rings by the majority
+ * of t's routes between switches half a ring apart, no channel list, so
+ * dqr_torus_layers_repair() refuses it (-1).  0, or -1 with why in err:
+ * no ring of 3 switches or more, out of memory.
+ */
+int dqr_torus_layers_judge_new(const struct dqr_fabric *f,
+			       const struct dqr_grid *g,
+			       const struct dqr_lfts *t,
+			       struct dqr_torus_layers **out, char *err,
+			       size_t errlen);
 void dqr_torus_layers_free(struct dqr_torus_layers *tl);
 
 unsigned dqr_torus_layers_count(const struct dqr_torus_layers *tl);
+
+/*
+ * The channel list over (layer, channel) vertices, l * f->num_ports + c:
+ * for the layered planner (transition.h: dqr_plan_proved_layers), which
+ * leaves the dependencies of a transition in it.  NULL for layers made
+ * by dqr_torus_layers_judge_new().
+ */
+struct dqr_dyn_order *dqr_torus_layers_list(struct dqr_torus_layers *tl);
 
 /* The SL (= layer, = VL) of routes from switch src to switch dst. */
 uint8_t dqr_torus_layers_sl(const struct dqr_torus_layers *tl,

@@ -26,7 +26,17 @@
  * what the list holds fails the proof (the list holds more than the
  * tables use, so that proves nothing about the change): the additions
  * are rolled back and the full planner decides.
+ *
+ * On virtual layers (dqr_plan_proved_layers) a packet keeps its source's
+ * layer, so a dependency goes in once per layer of the packets that may
+ * take it.  Per DLID, every switch gets the layers of the sources that
+ * reach it over any old or new entry: the states judged are among those
+ * combinations, so the masks hold for every stage and window at once.
+ * The union of all entries may loop across states that are never
+ * consecutive, so the masks grow to a fixpoint (a switch is queued again
+ * only when its mask grows: at most layers + 1 times).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +56,13 @@ struct proof {
 	uint32_t *seen, *done, epoch;	/* loop search, per switch */
 	uint32_t *stack;
 	uint8_t *next;
+	/* layers: per changed DLID a row of per-switch masks */
+	const struct dqr_plan_layers *lay;
+	uint8_t *masks;
+	const uint8_t *mask;		/* this DLID's row */
+	int bad_layer;			/* layer() beyond num_layers */
+	/* what stopped the proof: a loop at (sw, lid), else a -> b */
+	uint32_t fail_sw, fail_lid, fail_a, fail_b;
 };
 
 static uint8_t old_port(const struct proof *o, uint32_t sw, uint32_t lid)
@@ -133,7 +150,44 @@ static int into_list(struct proof *o, uint32_t a, uint32_t b)
 
 	if (r == DQR_DYN_ENOMEM)
 		o->nomem = 1;
+	o->fail_a = a;
+	o->fail_b = b;
 	return r >= 0;
+}
+
+/* a -> b into the list in every layer of m (one layer: as it is). */
+static int into_layers(struct proof *o, uint8_t m, uint32_t a, uint32_t b)
+{
+	uint32_t p = o->f->num_ports;
+	unsigned l;
+
+	if (!o->lay)
+		return into_list(o, a, b);
+	for (l = 0; m; l++, m >>= 1)
+		if ((m & 1) && !into_list(o, l * p + a, l * p + b))
+			return 0;
+	return 1;
+}
+
+/* The layers of switch sw's packets for this DLID (one layer: bit 0). */
+static uint8_t sw_mask(const struct proof *o, uint32_t sw)
+{
+	return o->lay ? o->mask[sw] : 1;
+}
+
+/* The layer of a source port's packets towards lid, as a mask. */
+static uint8_t src_mask(struct proof *o, uint32_t port, uint32_t lid)
+{
+	unsigned l;
+
+	if (!o->lay)
+		return 1;
+	l = o->lay->layer(o->lay->ctx, port, lid);
+	if (l >= o->lay->num_layers) {
+		o->bad_layer = 1;
+		return 0;
+	}
+	return (uint8_t)(1u << l);
 }
 
 /* 1 when an end port's LIDs hold lid: it does not send there. */
@@ -178,7 +232,8 @@ static int deps_fit(struct proof *o, const struct dqr_plan_entry *e)
 		peer = f->ports[in].node;
 		if (!dqr_is_switch(f, peer)) {
 			if (!own_lid(&f->ports[in], e->lid) &&
-			    !into_list(o, in, c_new))
+			    !into_layers(o, src_mask(o, in, e->lid), in,
+					 c_new))
 				return 0;
 			continue;
 		}
@@ -186,7 +241,7 @@ static int deps_fit(struct proof *o, const struct dqr_plan_entry *e)
 		n = ports(o, t, e->lid, q, nw);
 		for (k = 0; k < n; k++)
 			if (q[k] == f->ports[in].num &&
-			    !into_list(o, in, c_new))
+			    !into_layers(o, sw_mask(o, t), in, c_new))
 				return 0;
 	}
 	t = dqr_peer_switch(f, c_new);
@@ -198,7 +253,7 @@ static int deps_fit(struct proof *o, const struct dqr_plan_entry *e)
 		if (c == DQR_NONE ||
 		    (!nw[k] && n == 2 && too_late(o, e->sw, t)))
 			continue;
-		if (!into_list(o, c_new, c))
+		if (!into_layers(o, sw_mask(o, e->sw), c_new, c))
 			return 0;
 	}
 	return 1;
@@ -339,6 +394,82 @@ static uint32_t dlid_end(const struct dqr_plan_entry *e, uint32_t n,
 	return j;
 }
 
+/* This DLID's row of masks (the d-th changed DLID), on layers. */
+static void dlid_row(struct proof *o, uint32_t d)
+{
+	if (o->lay)
+		o->mask = o->masks + (size_t)d * o->f->num_switches;
+}
+
+/*
+ * Into m: per switch, the layers of the sources that reach it towards
+ * lid over any old or new entry (the DLID's levels are set).  Every
+ * switch starts with its own sources; o->stack is a ring queue where a
+ * switch sits once at a time (o->next marks it).
+ */
+static void masks_of(struct proof *o, uint32_t lid, uint8_t *m)
+{
+	const struct dqr_fabric *f = o->f;
+	uint32_t ns = f->num_switches, sw, node, head = 0, len, c, w;
+	unsigned pn, k, n;
+	uint8_t q[2];
+	int nw[2];
+
+	for (sw = 0; sw < ns; sw++) {
+		node = f->switches[sw];
+		c = dqr_port_index(f, node, 0);
+		m[sw] = own_lid(&f->ports[c], lid) ? 0 : src_mask(o, c, lid);
+		dqr_for_each_end_port(f, node, pn) {
+			c = dqr_peer_port(f, dqr_port_index(f, node, pn));
+			if (!own_lid(&f->ports[c], lid))
+				m[sw] |= src_mask(o, c, lid);
+		}
+		o->stack[sw] = sw;
+		o->next[sw] = 1;
+	}
+	o->lo = 0;
+	o->hi = DQR_NONE - 1;	/* every changed entry: both ports */
+	for (len = ns; len; len--) {
+		sw = o->stack[head];
+		head = head + 1 == ns ? 0 : head + 1;
+		o->next[sw] = 0;
+		n = ports(o, sw, lid, q, nw);
+		for (k = 0; k < n; k++) {
+			c = out_ch(f, sw, q[k]);
+			w = c == DQR_NONE ? DQR_NONE : dqr_peer_switch(f, c);
+			if (w == DQR_NONE || !(m[sw] & ~m[w]))
+				continue;
+			m[w] |= m[sw];
+			if (!o->next[w]) {
+				o->next[w] = 1;
+				o->stack[(head + len - 1) % ns] = w;
+				len++;
+			}
+		}
+	}
+}
+
+/* The masks of every changed DLID, in e's order.  -1 when no memory. */
+static int masks_all(struct proof *o, const struct dqr_plan_entry *e,
+		     const uint32_t *lv, uint32_t n)
+{
+	size_t ns = o->f->num_switches, d = 0;
+	uint32_t a, b;
+
+	for (a = 0; a < n; a = dlid_end(e, n, a))
+		d++;
+	o->masks = malloc(d * ns + 1);
+	if (!o->masks)
+		return -1;
+	for (a = 0, d = 0; a < n; a = b, d++) {
+		b = dlid_end(e, n, a);
+		levels_set(o, e, lv, a, b, 1);
+		masks_of(o, e[a].lid, o->masks + d * ns);
+		levels_set(o, e, lv, a, b, 0);
+	}
+	return 0;
+}
+
 /*
  * Every stage's union with the state before: loop free, and its new
  * dependencies into the list without a cycle.  1 when all hold.
@@ -346,11 +477,12 @@ static uint32_t dlid_end(const struct dqr_plan_entry *e, uint32_t n,
 static int stages_hold(struct proof *o, const struct dqr_plan_entry *e,
 		       const uint32_t *lv, uint32_t n)
 {
-	uint32_t a, b, i, k, top;
+	uint32_t a, b, i, k, top, d;
 
 	o->timed = 0;
-	for (a = 0; a < n; a = b) {
+	for (a = 0, d = 0; a < n; a = b, d++) {
 		b = dlid_end(e, n, a);
+		dlid_row(o, d);
 		top = 0;
 		for (i = a; i < b; i++)
 			top = lv[i] > top ? lv[i] : top;
@@ -362,6 +494,9 @@ static int stages_hold(struct proof *o, const struct dqr_plan_entry *e,
 			for (i = a; i < b; i++) {
 				if (lv[i] != k)
 					continue;
+				o->fail_sw = e[i].sw;
+				o->fail_lid = e[i].lid;
+				o->fail_a = DQR_NONE;
 				if (loops_from(o, e[i].sw, e[i].lid) ||
 				    !deps_fit(o, &e[i])) {
 					levels_set(o, e, lv, a, b, 0);
@@ -382,14 +517,15 @@ static int stages_hold(struct proof *o, const struct dqr_plan_entry *e,
 static int window_holds(struct proof *o, const struct dqr_plan_entry *e,
 			const uint32_t *lv, uint32_t n, uint32_t w, uint32_t k)
 {
-	uint32_t a, b, i;
+	uint32_t a, b, i, d;
 	int ok = 1;
 
 	o->timed = 1;
 	o->lo = w;
 	o->hi = k;
-	for (a = 0; a < n && ok; a = b) {
+	for (a = 0, d = 0; a < n && ok; a = b, d++) {
 		b = dlid_end(e, n, a);
+		dlid_row(o, d);
 		levels_set(o, e, lv, a, b, 1);
 		for (i = a; i < b && ok; i++)
 			if (lv[i] > w && lv[i] <= k && !deps_fit(o, &e[i]))
@@ -496,6 +632,7 @@ static void proof_free(struct proof *o)
 	free(o->done);
 	free(o->stack);
 	free(o->next);
+	free(o->masks);
 }
 
 /*
@@ -518,13 +655,52 @@ static int levels_all(struct proof *o, const struct dqr_plan_entry *e,
 	return 1;
 }
 
+/* Why the proof failed, into rep->reason. */
+static void fail_reason(const struct proof *o, struct dqr_plan_report *rep)
+{
+	uint32_t p = o->f->num_ports, a = o->fail_a, b = o->fail_b;
+
+	if (o->bad_layer)
+		snprintf(rep->reason, sizeof(rep->reason), "not proved: a "
+			 "layer beyond the %u layers", o->lay->num_layers);
+	else if (o->fail_sw == DQR_NONE)
+		snprintf(rep->reason, sizeof(rep->reason), "not proved: a "
+			 "new route loops");
+	else if (a == DQR_NONE)
+		snprintf(rep->reason, sizeof(rep->reason), "not proved: "
+			 "towards LID %u the union loops through switch %u",
+			 o->fail_lid, o->fail_sw);
+	else if (o->lay)
+		snprintf(rep->reason, sizeof(rep->reason), "not proved: "
+			 "switch %u, LID %u: dependency %u -> %u closes a "
+			 "cycle in layer %u", o->fail_sw, o->fail_lid, a % p,
+			 b % p, a / p);
+	else
+		snprintf(rep->reason, sizeof(rep->reason), "not proved: "
+			 "switch %u, LID %u: dependency %u -> %u closes a "
+			 "cycle", o->fail_sw, o->fail_lid, a, b);
+}
+
 int dqr_plan_proved(const struct dqr_fabric *f, const struct dqr_lfts *from,
 		    const struct dqr_lfts *to,
 		    const struct dqr_plan_entry *changes, uint32_t n,
 		    struct dqr_dyn_order *cl, struct dqr_plan *plan,
 		    struct dqr_plan_report *rep)
 {
-	struct proof o = { .f = f, .from = from, .to = to, .cl = cl };
+	return dqr_plan_proved_layers(f, from, to, changes, n, cl, NULL, plan,
+				      rep);
+}
+
+int dqr_plan_proved_layers(const struct dqr_fabric *f,
+			   const struct dqr_lfts *from,
+			   const struct dqr_lfts *to,
+			   const struct dqr_plan_entry *changes, uint32_t n,
+			   struct dqr_dyn_order *cl,
+			   const struct dqr_plan_layers *lay,
+			   struct dqr_plan *plan, struct dqr_plan_report *rep)
+{
+	struct proof o = { .f = f, .from = from, .to = to, .cl = cl,
+			   .lay = lay, .fail_sw = DQR_NONE };
 	struct dqr_plan_entry *e = NULL;
 	size_t ns = f->num_switches ? f->num_switches : 1;
 	uint32_t *lv = NULL, stages = 0, m, i;
@@ -534,7 +710,8 @@ int dqr_plan_proved(const struct dqr_fabric *f, const struct dqr_lfts *from,
 	int ret = -1;
 
 	memset(rep, 0, sizeof(*rep));
-	if (!cl)
+	if (!cl || (lay && (!lay->num_layers ||
+			    lay->num_layers > DQR_PLAN_MAX_LAYERS)))
 		return 0;
 	if (changes) {
 		e = malloc(sizeof(*e) * (n ? n : 1));
@@ -551,9 +728,19 @@ int dqr_plan_proved(const struct dqr_fabric *f, const struct dqr_lfts *from,
 	if (!lv)
 		goto out;
 	mark = dqr_dyn_mark(cl);
-	ret = levels_all(&o, e, lv, m, &stages) && stages_hold(&o, e, lv, m);
+	ret = levels_all(&o, e, lv, m, &stages);
+	if (ret == 1 && lay) {
+		if (masks_all(&o, e, lv, m)) {
+			ret = -1;
+			goto out;
+		}
+		ret = !o.bad_layer;
+	}
+	ret = ret && stages_hold(&o, e, lv, m);
 	if (ret != 1 || fill_plan(e, lv, m, stages, plan)) {
 		dqr_dyn_rollback(cl, mark);
+		if (!ret && !o.nomem)
+			fail_reason(&o, rep);
 		ret = o.nomem || ret == 1 ? -1 : 0;
 		goto out;
 	}

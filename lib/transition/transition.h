@@ -24,6 +24,7 @@
 #ifndef DQR_TRANSITION_H
 #define DQR_TRANSITION_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "deps/dyn_order.h"
@@ -115,6 +116,66 @@ int dqr_plan_proved(const struct dqr_fabric *f, const struct dqr_lfts *from,
 		    const struct dqr_plan_entry *changes, uint32_t n,
 		    struct dqr_dyn_order *cl, struct dqr_plan *plan,
 		    struct dqr_plan_report *rep);
+
+#define DQR_PLAN_MAX_LAYERS 8
+
+/*
+ * A routing on virtual layers (SL = VL = layer, fixed per route): its
+ * channel list is one list over layer * f->num_ports + channel vertices,
+ * the layers side by side.  layer() gives the layer of the route from
+ * src_port (a switch's port 0 or an end port, global port index) towards
+ * lid; below num_layers, at most DQR_PLAN_MAX_LAYERS.
+ */
+struct dqr_plan_layers {
+	unsigned num_layers;
+	uint8_t (*layer)(const void *ctx, uint32_t src_port, uint32_t lid);
+	const void *ctx;
+};
+
+/*
+ * dqr_plan_proved() for a routing on layers (lay NULL: one layer, a
+ * vertex is a channel, exactly dqr_plan_proved()).  Each dependency goes
+ * into cl in every layer of the packets that may take it: per DLID, the
+ * layers of the sources that reach a switch by any old or new entry of
+ * the DLID (a superset of every state's, O(switches x layers) per DLID;
+ * memory: changed DLIDs x switches bytes).  When it proves nothing,
+ * rep->reason says which loop or dependency stopped it.
+ */
+int dqr_plan_proved_layers(const struct dqr_fabric *f,
+			   const struct dqr_lfts *from,
+			   const struct dqr_lfts *to,
+			   const struct dqr_plan_entry *changes, uint32_t n,
+			   struct dqr_dyn_order *cl,
+			   const struct dqr_plan_layers *lay,
+			   struct dqr_plan *plan, struct dqr_plan_report *rep);
+
+/*
+ * The union of states a and b (each switch may forward by a's entry or
+ * b's; a == b judges one state) on layers: loop free towards every DLID,
+ * and every layer's dependencies acyclic (a CA injects on its own layer,
+ * a packet keeps its source's layer).  1 when both hold, 0 when not (why
+ * says the DLID that loops or the cyclic layer), -1 when out of memory.
+ * O(LIDs x switches x layers) and the dependencies' sort.
+ */
+int dqr_union_layers_ok(const struct dqr_fabric *f, const struct dqr_lfts *a,
+			const struct dqr_lfts *b,
+			const struct dqr_plan_layers *lay, char *why,
+			size_t whylen);
+
+/*
+ * dqr_plan_change() for a routing on layers, whose every state is cyclic
+ * on one layer (so never dqr_plan_build()): dqr_plan_proved_layers()
+ * when it proves; else, when from and to are each loop free and acyclic
+ * in every layer, dqr_plan_build_withdraw() (rep->withdrawn set,
+ * rep->reason says why the proof failed); else rep->safe 0 with the
+ * reason (rep->old_ok, rep->new_ok say which).  0, or -1 when out of
+ * memory.
+ */
+int dqr_plan_change_layers(const struct dqr_fabric *f,
+			   const struct dqr_lfts *from,
+			   const struct dqr_lfts *to, struct dqr_dyn_order *cl,
+			   const struct dqr_plan_layers *lay,
+			   struct dqr_plan *plan, struct dqr_plan_report *rep);
 
 /*
  * The OSR paper's transition for a change no order of single entries

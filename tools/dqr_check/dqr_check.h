@@ -14,6 +14,7 @@
 #include "fabric/lft.h"
 #include "io/lft_read.h"
 #include "io/vl_read.h"
+#include "repair/torus_layers.h"
 #include "repair/vl_layers.h"
 #include "routes/route_load.h"
 #include "transition/record.h"
@@ -31,6 +32,7 @@ struct check_opts {
 	int have_reconf;
 	unsigned kinds;			/* --pairs: DQR_PAIRS_* */
 	int json, load, vl;
+	int torus;			/* --torus-layers */
 };
 
 /* The fabric and the tables judged, and what reading them found. */
@@ -67,6 +69,7 @@ struct dqr_vl_layers *vl_build(const struct dqr_fabric *f,
 			       struct dqr_vl_stats *st);
 int vl_dump(const struct dqr_fabric *f, const struct dqr_vl_layers *v,
 	    const char *path, const char *topo, const char *lfts);
+unsigned vl_source_lid(const struct dqr_fabric *f, uint32_t port);
 int vl_ok(const struct dqr_verify_report *r, unsigned kinds,
 	  const struct dqr_vl_stats *st);
 void print_vl_text(const struct dqr_fabric *f,
@@ -75,6 +78,27 @@ void print_vl_text(const struct dqr_fabric *f,
 void print_vl_json(const struct dqr_fabric *f,
 		   const struct dqr_vl_layers *v,
 		   const struct dqr_vl_stats *st);
+
+/* torus.c: --torus-layers */
+struct torus_stats {
+	char grid[128];			/* dqr_grid_describe() */
+	unsigned layers;
+	uint32_t sl_mask;		/* bit s: some route has SL s */
+	struct dqr_torus_verdict v;
+	double build_ms, verify_ms;
+};
+
+struct dqr_torus_layers *torus_build(const struct dqr_fabric *f,
+				     const struct dqr_lfts *t,
+				     struct torus_stats *st);
+int torus_dump(const struct dqr_fabric *f, const struct dqr_torus_layers *tl,
+	       const char *path, const char *topo, const char *lfts);
+int torus_ok(const struct dqr_verify_report *r, unsigned kinds,
+	     const struct torus_stats *st);
+void print_torus_text(const struct dqr_verify_report *r,
+		      const struct torus_stats *st);
+void print_torus_json(const struct dqr_verify_report *r,
+		      const struct torus_stats *st);
 
 /* report.c */
 int compare(const struct dqr_fabric *f, const struct dqr_lfts *t,

@@ -13,6 +13,8 @@
  * (vl_layers.h), as the plugin does, and judges deadlock freedom on the
  * two VLs instead of one; --vl-dump=FILE also writes the SL2VL tables
  * and path SLs of that assignment, to compare with what OpenSM installed.
+ * --torus-layers does the same for a torus on e-cube's virtual layers
+ * (torus_layers.h): SL = VL = layer, every layer judged on its own.
  *
  * Two more modes judge a transition instead of one state:
  *   --replay=PLAN        replays staged LFT changes (records of
@@ -54,6 +56,11 @@ static void usage(FILE *out)
 		"(fat trees only):\n"
 		"                  deadlock freedom is judged on them, not "
 		"on one VL\n"
+		"  --torus-layers  put the routes of a torus on e-cube's "
+		"virtual layers (SL l\n"
+		"                  on VL l, 4 on a 2D torus): deadlock "
+		"freedom is judged\n"
+		"                  per layer, not on one VL\n"
 		"  --vl-dump=FILE  also write their SL2VL tables and path "
 		"SLs to FILE\n"
 		"  --pairs=KINDS   pairs whose reachability decides the exit "
@@ -61,8 +68,9 @@ static void usage(FILE *out)
 		"                  all (default) or ca (CA to CA only); "
 		"loops, dead ports\n"
 		"                  and dependency cycles (or with "
-		"--vl-layers cyclic VLs)\n"
-		"                  always count\n"
+		"--vl-layers or\n"
+		"                  --torus-layers cyclic VLs) always "
+		"count\n"
 		"  --replay=PLAN   replay the staged LFT changes in PLAN "
 		"from LFTS and judge\n"
 		"                  every stage: the union of the states "
@@ -108,6 +116,7 @@ enum {
 	O_LOAD = 32,
 	O_VL = 64,
 	O_VLS = 128,
+	O_TORUS = 256,
 };
 
 /* Any of given needs one of other (needs), or excludes all of it. */
@@ -127,6 +136,9 @@ static const struct {
 	  "--one-shot-from" },
 	{ O_REPLAY, O_ONE_SHOT, 0,
 	  "--replay and --one-shot-from exclude each other" },
+	{ O_TORUS, O_VL | O_REPLAY | O_ONE_SHOT | O_LOAD | O_BASELINE, 0,
+	  "--torus-layers does not go with --vl-layers, --replay, "
+	  "--one-shot-from, --load or --baseline" },
 };
 
 /* 0 when the options go together, else -1 after a message. */
@@ -138,7 +150,7 @@ static int check_option_rules(const struct check_opts *o)
 		       (o->expect ? O_EXPECT : 0) |
 		       (o->baseline ? O_BASELINE : 0) |
 		       (o->load ? O_LOAD : 0) | (o->vl ? O_VL : 0) |
-		       (o->vls ? O_VLS : 0);
+		       (o->vls ? O_VLS : 0) | (o->torus ? O_TORUS : 0);
 	size_t i;
 
 	for (i = 0; i < sizeof(option_rules) / sizeof(option_rules[0]); i++) {
@@ -196,11 +208,14 @@ static int apply_option(struct check_opts *o, int c, const char *arg)
 		o->load = 1;
 		break;
 	case 'd':
-		/* the dump needs the layers */
+		/* the dump needs layers: --vl-layers' unless --torus-layers */
 		o->vl_dump = arg;
-		/* fall through */
+		break;
 	case 'v':
 		o->vl = 1;
+		break;
+	case 't':
+		o->torus = 1;
 		break;
 	default:
 		usage(stderr);
@@ -223,6 +238,7 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 		{ "load", no_argument, NULL, 'l' },
 		{ "vl-layers", no_argument, NULL, 'v' },
 		{ "vl-dump", required_argument, NULL, 'd' },
+		{ "torus-layers", no_argument, NULL, 't' },
 		{ "vls", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -243,6 +259,8 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 		usage(stderr);
 		return -1;
 	}
+	if (o->vl_dump && !o->torus)
+		o->vl = 1;
 	o->topo = argv[optind];
 	o->lfts = argv[optind + 1];
 	return check_option_rules(o);

@@ -29,7 +29,10 @@ struct expect_diff {
 
 /*
  * Entries where the replayed end state and the expected tables differ.
- * skip1/skip2: LIDs whose entries a dump left out (0 for none).
+ * skip1/skip2: LIDs whose entries a dump left out (0 for none).  LIDs no
+ * port of f holds are not compared: when the highest one goes, OpenSM
+ * lowers the switches' LinearFDBTop below it and dump_fts lists nothing
+ * for it, whatever the plan left there (the switches drop it anyway).
  */
 static void expect_compare(const struct dqr_fabric *f,
 			   const struct dqr_lfts *end,
@@ -45,7 +48,8 @@ static void expect_compare(const struct dqr_fabric *f,
 	for (sw = 0; sw < f->num_switches; sw++) {
 		any = 0;
 		for (lid = 0; lid < n; lid++) {
-			if (lid && (lid == skip1 || lid == skip2))
+			if (lid && (lid == skip1 || lid == skip2 ||
+				    dqr_lid_owner(f, lid) == DQR_NONE))
 				continue;
 			g = dqr_lft_get(end, sw, lid);
 			w = dqr_lft_get(want, sw, lid);

@@ -1,6 +1,6 @@
 /*
  * report.c - dqr-check's judgement of one state: the verification report,
- * with --baseline, --load and --vl-layers added to it.
+ * with --baseline, --load, --vl-layers or --torus-layers added to it.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -64,10 +64,11 @@ static void print_report(const struct check_opts *o,
 			 const struct dqr_verify_report *r,
 			 const struct check_load *ld,
 			 const struct dqr_vl_layers *v,
-			 const struct dqr_vl_stats *vst, int ok)
+			 const struct dqr_vl_stats *vst,
+			 const struct torus_stats *tst, int ok)
 {
 	const struct dqr_lft_diff *diff = &in->diff;
-	int wrap = o->baseline || o->load || o->vl;
+	int wrap = o->baseline || o->load || o->vl || o->torus;
 
 	if (o->json && o->baseline)
 		printf("{\"changed\":{\"entries\":%" PRIu64 ",\"blocks\":%"
@@ -77,13 +78,17 @@ static void print_report(const struct check_opts *o,
 		printf("{\"report\":");
 	if (o->json)
 		dqr_print_report_json(stdout, in->f, r, o->kinds);
-	else if (!o->vl)
+	else if (!o->vl && !o->torus)
 		dqr_print_report_text(stdout, in->f, r, o->kinds);
 	if (o->json && o->load)
 		print_load_json(ld);
 	if (o->json && o->vl) {
 		print_vl_json(in->f, v, vst);
 		/* the report's own "ok" judges the one-layer graph */
+		printf(",\"ok\":%s", ok ? "true" : "false");
+	}
+	if (o->json && o->torus) {
+		print_torus_json(r, tst);
 		printf(",\"ok\":%s", ok ? "true" : "false");
 	}
 	if (o->json && wrap)
@@ -98,6 +103,10 @@ static void print_report(const struct check_opts *o,
 		print_vl_text(in->f, v, vst);
 		printf("result: %s\n", ok ? "OK" : "FAIL");
 	}
+	if (!o->json && o->torus) {
+		print_torus_text(r, tst);
+		printf("result: %s\n", ok ? "OK" : "FAIL");
+	}
 }
 
 /* The plain mode, one state judged; returns the exit status. */
@@ -107,6 +116,8 @@ int run_report(const struct check_opts *o, const struct check_input *in)
 	struct dqr_verify_report r;
 	struct dqr_vl_layers *v = NULL;
 	struct dqr_vl_stats vst;
+	struct dqr_torus_layers *tl = NULL;
+	struct torus_stats tst;
 	struct check_load ld;
 	int ok, ret = 2;
 
@@ -121,21 +132,33 @@ int run_report(const struct check_opts *o, const struct check_input *in)
 						 o->lfts)))
 			goto out;
 	}
+	if (o->torus) {
+		tl = torus_build(f, in->t, &tst);
+		if (!tl || (o->vl_dump && torus_dump(f, tl, o->vl_dump,
+						     o->topo, o->lfts)))
+			goto out;
+	}
 	if (dqr_verify(f, in->t, &r, NULL)) {
 		fprintf(stderr, "dqr-check: out of memory\n");
 		goto out;
 	}
-	ok = o->vl ? vl_ok(&r, o->kinds, &vst) : dqr_verify_ok(&r, o->kinds);
-	/* text with --vl-layers: the verdict comes after the VLs */
-	if (!o->json && o->vl && print_report_body(f, &r, o->kinds)) {
+	if (o->torus)
+		ok = torus_ok(&r, o->kinds, &tst);
+	else
+		ok = o->vl ? vl_ok(&r, o->kinds, &vst) :
+		     dqr_verify_ok(&r, o->kinds);
+	/* text with layers: the verdict comes after them */
+	if (!o->json && (o->vl || o->torus) &&
+	    print_report_body(f, &r, o->kinds)) {
 		fprintf(stderr, "dqr-check: out of memory\n");
 		dqr_verify_report_free(&r);
 		goto out;
 	}
-	print_report(o, in, &r, &ld, v, &vst, ok);
+	print_report(o, in, &r, &ld, v, &vst, &tst, ok);
 	dqr_verify_report_free(&r);
 	ret = ok ? 0 : 1;
 out:
 	dqr_vl_layers_free(v);
+	dqr_torus_layers_free(tl);
 	return ret;
 }

@@ -58,7 +58,7 @@ static void vl_put(FILE *out, const uint8_t vl[DQR_VL_NUM_SL])
  * The sources vl_layers.h routes from, as OpenSM's path_sl sees them:
  * a switch's port 0 or a cabled end port, by its base LID (0: none).
  */
-static unsigned vl_source_lid(const struct dqr_fabric *f, uint32_t port)
+unsigned vl_source_lid(const struct dqr_fabric *f, uint32_t port)
 {
 	const struct dqr_port *p = &f->ports[port];
 

@@ -2,7 +2,10 @@
  * torus.c - dqr-sim --torus-layers: e-cube on the virtual layers of a
  * torus (torus_layers.h), repaired by the mesh plug-in in every layer
  * after successive random link faults, each state judged by the layered
- * check (every connected pair reached, every layer acyclic).
+ * check (every connected pair reached, every layer acyclic).  Every
+ * repair's transition is planned as the plugin would upload it
+ * (dqr_plan_change_layers: proved per layer, else withdrawn), and every
+ * stage union of the plan is replayed by the layered union check.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,6 +15,7 @@
 
 #include "fabric/topo_diff.h"
 #include "repair/torus_layers.h"
+#include "transition/plan_torus.h"
 #include "util/timing.h"
 #include "dqr_sim.h"
 
@@ -27,7 +31,69 @@ struct torus_run {
 	struct torus_step *steps;
 	uint32_t bad;		/* states the check refutes: bugs */
 	uint64_t checked;
+	/* transitions: how each was planned, and their stage unions */
+	uint64_t planned, proved, withdrawn, unsafe, stages, drains;
+	uint64_t unions, unions_bad;
+	uint32_t max_stages;
+	double plan_ms;
+	struct dqr_plan plan;
 };
+
+/*
+ * The transition from prev to t, planned and replayed: each stage union
+ * loop free and acyclic per layer.  0, or -1 when out of memory.
+ */
+static int plan_fault(struct torus_run *tr, struct dqr_torus_layers *tl,
+		      const struct dqr_fabric *proj,
+		      const struct dqr_lfts *prev, const struct dqr_lfts *t)
+{
+	struct dqr_plan *p = &tr->plan;
+	struct dqr_torus_plan tp;
+	struct dqr_plan_report rep;
+	struct dqr_lfts *cur, *next;
+	uint32_t k, i;
+	char why[256];
+	int r = 0, held;
+
+	dqr_torus_plan_init(&tp, tl, tr->s->in.f);
+	if (dqr_plan_change_layers(proj, prev, t, dqr_torus_layers_list(tl),
+				   &tp.lay, p, &rep))
+		return -1;
+	tr->planned++;
+	tr->plan_ms += rep.ms;
+	if (!rep.safe) {
+		tr->unsafe++;
+		return 0;
+	}
+	tr->proved += rep.proved != 0;
+	tr->withdrawn += !rep.proved;
+	tr->stages += p->num_stages;
+	tr->drains += dqr_plan_drains(p);
+	if (p->num_stages > tr->max_stages)
+		tr->max_stages = p->num_stages;
+	cur = dqr_lfts_clone(prev);
+	for (k = 0; cur && k < p->num_stages && !r; k++) {
+		next = dqr_lfts_clone(cur);
+		for (i = p->stage_off[k]; next && i < p->stage_off[k + 1]; i++)
+			dqr_lft_set(next, p->entries[i].sw,
+				    p->entries[i].lid, p->entries[i].new_port);
+		r = next ? dqr_union_layers_ok(proj, cur, next, &tp.lay, why,
+					       sizeof(why)) : -1;
+		tr->unions++;
+		if (!r) {
+			tr->unions_bad++;
+			fprintf(stderr, PROG ": VERIFICATION FAILED (a DQR "
+				"bug): %s, stage %u of a planned transition: "
+				"%s\n", tr->s->in.name, k + 1, why);
+		}
+		r = r < 0 ? -1 : 0;
+		dqr_lfts_free(cur);
+		cur = next;
+	}
+	held = cur != NULL;
+	dqr_lfts_free(cur);
+	return held ? r : -1;
+}
 
 /* One fault on cur, repaired in t: 1 passed, 0 failed, -1 no memory. */
 static int one_fault(struct torus_run *tr, struct dqr_torus_layers *tl,
@@ -39,23 +105,31 @@ static int one_fault(struct torus_run *tr, struct dqr_torus_layers *tl,
 	struct dqr_torus_verdict v;
 	struct dqr_torus_stats ts;
 	struct dqr_topo_diff d;
+	struct dqr_lfts *prev;
 	struct dqr_fabric *proj;
 	double t0;
 	int r, ok;
 
 	dqr_fabric_unlink_port(cur, port);
 	proj = dqr_fabric_project(ref, cur, &d);
-	if (!proj)
+	prev = dqr_lfts_clone(t);
+	if (!proj || !prev) {
+		dqr_fabric_free(proj);
+		dqr_lfts_free(prev);
 		return -1;
+	}
 	dqr_topo_diff_release(&d);
 	t0 = dqr_now_ms();
 	r = dqr_torus_layers_repair(tl, proj, t, &ts);
 	st->us += (dqr_now_ms() - t0) * 1e3;
-	if (r < 0 || dqr_torus_layers_verify(tl, proj, t, &v)) {
+	if (r < 0 || dqr_torus_layers_verify(tl, proj, t, &v) ||
+	    plan_fault(tr, tl, proj, prev, t)) {
 		dqr_fabric_free(proj);
+		dqr_lfts_free(prev);
 		return -1;
 	}
 	dqr_fabric_free(proj);
+	dqr_lfts_free(prev);
 	tr->checked++;
 	st->reached++;
 	st->changed += ts.changed;
@@ -127,8 +201,18 @@ static void print_table(const struct torus_run *tr, unsigned layers,
 		       st->bypassed_all, (double)st->changed / st->reached,
 		       st->us / st->reached);
 	}
+	printf("transitions: %" PRIu64 " planned: %" PRIu64 " proved per "
+	       "layer, %" PRIu64 " withdrawn and installed, %" PRIu64
+	       " unsafe; %.2f stages (max %" PRIu32 "), %.2f drains per "
+	       "transition; plan "
+	       "%.2f ms\n", tr->planned, tr->proved, tr->withdrawn,
+	       tr->unsafe, tr->planned ? (double)tr->stages / tr->planned : 0,
+	       tr->max_stages, tr->planned ? (double)tr->drains /
+	       tr->planned : 0, tr->planned ? tr->plan_ms / tr->planned : 0);
 	printf("verification: %" PRIu64 " states checked, %" PRIu32
-	       " failed\n", tr->checked, tr->bad);
+	       " failed; %" PRIu64 " stage unions replayed, %" PRIu64
+	       " failed\n", tr->checked, tr->bad, tr->unions,
+	       tr->unions_bad);
 }
 
 static int write_torus_data(const struct torus_run *tr, const char *path)
@@ -154,7 +238,7 @@ static int write_torus_data(const struct torus_run *tr, const char *path)
 
 int torus_layers_sim(struct sim *s)
 {
-	struct torus_run tr = { s, NULL, NULL, 0, 0 };
+	struct torus_run tr = { .s = s };
 	struct dqr_torus_layers *tl;
 	struct dqr_grid *g;
 	uint32_t run, *cand = NULL;
@@ -169,6 +253,7 @@ int torus_layers_sim(struct sim *s)
 		return 2;
 	}
 	tr.g = g;
+	dqr_plan_init(&tr.plan);
 	if (dqr_torus_layers_new(s->in.f, g, s->in.t, &tl, err,
 				 sizeof(err))) {
 		fprintf(stderr, PROG ": --torus-layers: %s: %s\n",
@@ -193,7 +278,7 @@ int torus_layers_sim(struct sim *s)
 		if (one_run(&tr, run, cand))
 			goto out;
 	print_table(&tr, layers, ms_build, dqr_now_ms() - t0);
-	ret = tr.bad ? 1 : 0;
+	ret = tr.bad || tr.unions_bad || tr.unsafe ? 1 : 0;
 	if (s->o->data_path && write_torus_data(&tr, s->o->data_path))
 		ret = 2;
 out:
@@ -203,6 +288,7 @@ out:
 	}
 	free(cand);
 	free(tr.steps);
+	dqr_plan_release(&tr.plan);
 	dqr_grid_free(g);
 	return ret;
 }

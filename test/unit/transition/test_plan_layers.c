@@ -1,0 +1,356 @@
+/*
+ * test_plan_layers.c - transitions of e-cube on the virtual layers of a
+ * torus (dqr_plan_proved_layers, dqr_plan_change_layers): every single
+ * cable fault of a 5x5 torus repaired by torus_layers is proved, every
+ * stage replays with each consecutive union loop free and acyclic per
+ * layer and ends at the repaired tables; the one-layer proof and the
+ * one-layer check refuse the same change (a ring is a cycle on one
+ * layer); a loop and a cyclic layer made by hand are refused; without
+ * the list the change is withdrawn and installed, and replays as well.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "deps/cdg.h"
+#include "deps/channel_list.h"
+#include "fabric/topo_diff.h"
+#include "fabric/topo_gen.h"
+#include "repair/torus_layers.h"
+#include "routing/ref_routing.h"
+#include "shape/grid_shape.h"
+#include "small_fabrics.h"
+#include "transition/plan_torus.h"
+#include "transition/transition.h"
+#include "unit.h"
+
+struct world {
+	struct dqr_gen_spec s;
+	struct dqr_gen_place *places;
+	struct dqr_fabric *f;
+	struct dqr_lfts *t;
+	struct dqr_grid g;
+	uint32_t *links, num_links;
+};
+
+static void world_open(struct world *w, const char *spec)
+{
+	char err[256];
+	unsigned k;
+
+	memset(w, 0, sizeof(*w));
+	w->f = gen_fabric(spec, &w->s, &w->places);
+	REQUIRE(w->f);
+	REQUIRE(dqr_ref_route(w->f, &w->s, w->places, DQR_REF_DOR_WRAP,
+			      &w->t, err, sizeof(err)) == 0);
+	w->g.kind = DQR_GRID_TORUS;
+	w->g.ndims = w->s.ndims;
+	for (k = 0; k < w->s.ndims && k < DQR_GEN_MAX_DIMS; k++) {
+		w->g.dims[k] = w->s.dims[k];
+		w->g.wrap[k] = w->s.dims[k] > 2;
+	}
+	w->g.spec = w->s;
+	w->g.place = w->places;
+	w->g.num_switches = w->f->num_switches;
+	w->num_links = switch_links(w->f, &w->links);
+	REQUIRE(w->links);
+}
+
+static void world_close(struct world *w)
+{
+	free(w->links);
+	dqr_lfts_free(w->t);
+	free(w->places);
+	dqr_fabric_free(w->f);
+}
+
+static struct dqr_torus_layers *layers_of(const struct world *w)
+{
+	struct dqr_torus_layers *tl = NULL;
+	char err[256];
+
+	REQUIRE(dqr_torus_layers_new(w->f, &w->g, w->t, &tl, err,
+				     sizeof(err)) == 0);
+	return tl;
+}
+
+static struct dqr_fabric *cut_fabric(const struct world *w, uint32_t port)
+{
+	struct dqr_fabric *cur = dqr_fabric_clone(w->f), *p;
+	struct dqr_topo_diff d;
+
+	REQUIRE(cur);
+	dqr_fabric_unlink_port(cur, port);
+	p = dqr_fabric_project(w->f, cur, &d);
+	REQUIRE(p);
+	dqr_topo_diff_release(&d);
+	dqr_fabric_free(cur);
+	return p;
+}
+
+static int same_tables(const struct dqr_lfts *a, const struct dqr_lfts *b)
+{
+	uint32_t sw, lid;
+
+	for (sw = 0; sw < a->num_switches; sw++)
+		for (lid = 0; lid < a->lid_count; lid++)
+			if (dqr_lft_get(a, sw, lid) != dqr_lft_get(b, sw, lid))
+				return 0;
+	return 1;
+}
+
+/*
+ * Replays p from from: each entry's old port is what the state holds,
+ * each consecutive union holds per layer, and the end is to.  The stages
+ * whose union fails.
+ */
+static uint32_t replay(const struct dqr_fabric *f, const struct dqr_lfts *from,
+		       const struct dqr_lfts *to, const struct dqr_plan *p,
+		       const struct dqr_plan_layers *lay)
+{
+	struct dqr_lfts *cur = dqr_lfts_clone(from), *next;
+	const struct dqr_plan_entry *e;
+	uint32_t s, i, bad = 0;
+	char why[256];
+
+	REQUIRE(cur);
+	for (s = 0; s < p->num_stages; s++) {
+		next = dqr_lfts_clone(cur);
+		REQUIRE(next);
+		for (i = p->stage_off[s]; i < p->stage_off[s + 1]; i++) {
+			e = &p->entries[i];
+			CHECK_EQ(dqr_lft_get(cur, e->sw, e->lid), e->old_port);
+			dqr_lft_set(next, e->sw, e->lid, e->new_port);
+		}
+		if (dqr_union_layers_ok(f, cur, next, lay, why,
+					sizeof(why)) != 1) {
+			fprintf(stderr, "stage %u: %s\n", s + 1, why);
+			bad++;
+		}
+		dqr_lfts_free(cur);
+		cur = next;
+	}
+	CHECK(same_tables(cur, to));
+	dqr_lfts_free(cur);
+	return bad;
+}
+
+/*
+ * 1.  Every single cable fault of the torus: the repair's change is
+ * proved on layers and replays clean; on one layer the old tables have
+ * no channel list (the promise dqr_plan_proved() needs, so it proves
+ * nothing without one) and the check refuses the new tables.
+ */
+static void test_every_link(const char *spec)
+{
+	struct dqr_torus_layers *tl;
+	struct dqr_channel_list one = { 0 };
+	struct dqr_cycle cyc = { 0 };
+	struct dqr_cdg *g;
+	struct dqr_torus_verdict v;
+	struct dqr_torus_stats st;
+	struct dqr_torus_plan tp;
+	struct dqr_plan_report rep;
+	struct dqr_plan plan;
+	struct dqr_fabric *p;
+	struct dqr_lfts *t;
+	struct world w;
+	uint32_t i, proved = 0, bad = 0, stages = 0;
+	uint32_t drains = 0;
+	char why[256];
+
+	world_open(&w, spec);
+	dqr_plan_init(&plan);
+	g = dqr_cdg_build(w.f, w.t);
+	REQUIRE(g);
+	CHECK_EQ(dqr_channel_list_build(w.f, g, &one, &cyc), 1);
+	CHECK(cyc.len > 0);
+	dqr_channel_list_free(&one);
+	dqr_cycle_free(&cyc);
+	dqr_cdg_free(g);
+	for (i = 0; i < w.num_links; i++) {
+		tl = layers_of(&w);
+		dqr_torus_plan_init(&tp, tl, w.f);
+		t = dqr_lfts_clone(w.t);
+		REQUIRE(t);
+		p = cut_fabric(&w, w.links[i]);
+		REQUIRE(dqr_torus_layers_repair(tl, p, t, &st) == 0);
+		REQUIRE(dqr_torus_layers_verify(tl, p, t, &v) == 0);
+		CHECK(v.acyclic);
+		/* the generic check agrees with torus_layers' own */
+		CHECK_EQ(dqr_union_layers_ok(p, t, t, &tp.lay, why,
+					     sizeof(why)), v.acyclic);
+		CHECK_EQ(dqr_union_layers_ok(p, w.t, w.t, &tp.lay, why,
+					     sizeof(why)), 1);
+		CHECK_EQ(dqr_union_layers_ok(p, t, t, NULL, why,
+					     sizeof(why)), 0);
+		CHECK_EQ(dqr_plan_proved(p, w.t, t, NULL, 0, NULL, &plan,
+					 &rep), 0);
+		if (dqr_plan_proved_layers(p, w.t, t, NULL, 0,
+					   dqr_torus_layers_list(tl), &tp.lay,
+					   &plan, &rep) == 1) {
+			proved++;
+			CHECK(rep.proved && rep.safe);
+			CHECK(rep.entries > 0);
+			bad += replay(p, w.t, t, &plan, &tp.lay);
+			stages += plan.num_stages;
+			drains += dqr_plan_drains(&plan);
+		} else {
+			fprintf(stderr, "%s, cable %u: %s\n", spec, i,
+				rep.reason);
+		}
+		dqr_fabric_free(p);
+		dqr_lfts_free(t);
+		dqr_torus_layers_free(tl);
+	}
+	CHECK_EQ(proved, w.num_links);
+	CHECK_EQ(bad, 0);
+	printf("%s: %u of %u single cable faults proved on layers; %u "
+	       "stages, %u drains\n", spec, proved, w.num_links, stages,
+	       drains);
+	dqr_plan_release(&plan);
+	world_close(&w);
+}
+
+/* The switch that owns lid (its own LID or its CA's). */
+static uint32_t lid_switch(const struct dqr_fabric *f, uint32_t lid)
+{
+	uint32_t o = dqr_lid_owner(f, lid), node;
+
+	if (o == DQR_NONE)
+		return DQR_NONE;
+	node = f->ports[o].node;
+	if (!dqr_is_switch(f, node))
+		node = dqr_peer_node(f, o);
+	return f->nodes[node].sw_index;
+}
+
+/* A change that must not prove: refused, the list as it was. */
+static void refused(const struct world *w, struct dqr_torus_layers *tl,
+		    const struct dqr_torus_plan *tp, const struct dqr_lfts *t,
+		    const char *what)
+{
+	struct dqr_dyn_order *cl = dqr_torus_layers_list(tl);
+	struct dqr_plan_report rep;
+	struct dqr_plan plan;
+	size_t mark = dqr_dyn_mark(cl);
+	char why[256];
+
+	dqr_plan_init(&plan);
+	CHECK_EQ(dqr_plan_proved_layers(w->f, w->t, t, NULL, 0, cl, &tp->lay,
+					&plan, &rep), 0);
+	CHECK(strstr(rep.reason, what) != NULL);
+	CHECK_EQ(dqr_dyn_mark(cl), mark);
+	CHECK_EQ(dqr_union_layers_ok(w->f, t, t, &tp->lay, why, sizeof(why)),
+		 0);
+	CHECK_EQ(dqr_plan_change_layers(w->f, w->t, t, cl, &tp->lay, &plan,
+					&rep), 0);
+	CHECK_EQ(rep.safe, 0);
+	CHECK_EQ(rep.old_ok, 1);
+	CHECK_EQ(rep.new_ok, 0);
+	printf("refused (%s): %s\n", what, rep.reason);
+	dqr_plan_release(&plan);
+}
+
+/*
+ * 2.  Changes made by hand are refused: an entry pointing back upstream
+ * (a loop), and row y = 0 sent always +x round its ring (routes of
+ * layer 0 through both cuts: a cycle in that layer, no loop).
+ */
+static void test_bad_changes(void)
+{
+	struct dqr_torus_layers *tl;
+	struct dqr_torus_plan tp;
+	struct dqr_lfts *t;
+	struct world w;
+	uint32_t lid, s, nx, x, d;
+
+	world_open(&w, "torus:5x5");
+	tl = layers_of(&w);
+	dqr_torus_plan_init(&tp, tl, w.f);
+
+	/* (1,0) -> (2,0), then (2,0) sends it back */
+	s = 1;
+	t = dqr_lfts_clone(w.t);
+	REQUIRE(t);
+	lid = 0;
+	for (d = 1; d <= w.f->max_lid && !lid; d++)
+		if (lid_switch(w.f, d) == 2 &&
+		    dqr_next_switch(w.f, w.t, 1, d) == 2)
+			lid = d;
+	REQUIRE(lid);
+	nx = 2;
+	/* 2 sends lid back to 1: its port towards 1 is -x, port 2 */
+	dqr_lft_set(t, nx, lid, 2);
+	REQUIRE(dqr_next_switch(w.f, t, nx, lid) == s);
+	refused(&w, tl, &tp, t, "loops");
+	dqr_lfts_free(t);
+
+	t = dqr_lfts_clone(w.t);
+	REQUIRE(t);
+	for (lid = 1; lid <= w.f->max_lid; lid++) {
+		d = lid_switch(w.f, lid);
+		if (d == DQR_NONE || d >= 5)
+			continue;
+		for (x = 0; x < 5; x++)
+			if (x != d)
+				dqr_lft_set(t, x, lid, 1);
+	}
+	refused(&w, tl, &tp, t, "cycle");
+	dqr_lfts_free(t);
+	dqr_torus_layers_free(tl);
+	world_close(&w);
+}
+
+/*
+ * 3.  Without a list nothing is proved: both tables hold per layer, so
+ * the change is withdrawn, drained and installed (one stage when no
+ * changed entry still forwards), and replays clean.
+ */
+static void test_withdraw(void)
+{
+	struct dqr_torus_layers *tl;
+	struct dqr_torus_stats st;
+	struct dqr_torus_plan tp;
+	struct dqr_plan_report rep;
+	struct dqr_plan plan;
+	struct dqr_fabric *p;
+	struct dqr_lfts *t;
+	struct world w;
+	uint32_t i, two = 0, bad = 0;
+
+	world_open(&w, "torus:5x5");
+	dqr_plan_init(&plan);
+	for (i = 0; i < w.num_links; i++) {
+		tl = layers_of(&w);
+		dqr_torus_plan_init(&tp, tl, w.f);
+		t = dqr_lfts_clone(w.t);
+		REQUIRE(t);
+		p = cut_fabric(&w, w.links[i]);
+		REQUIRE(dqr_torus_layers_repair(tl, p, t, &st) == 0);
+		CHECK_EQ(dqr_plan_change_layers(p, w.t, t, NULL, &tp.lay,
+						&plan, &rep), 0);
+		CHECK(rep.safe && !rep.proved);
+		CHECK(strstr(rep.reason, "no channel list") != NULL);
+		CHECK_EQ(plan.num_stages, rep.withdrawn ? 2 : 1);
+		two += rep.withdrawn > 0;
+		bad += replay(p, w.t, t, &plan, &tp.lay);
+		dqr_fabric_free(p);
+		dqr_lfts_free(t);
+		dqr_torus_layers_free(tl);
+	}
+	CHECK(two > 0);
+	CHECK_EQ(bad, 0);
+	printf("without the list: %u of %u changes withdrawn first\n", two,
+	       w.num_links);
+	dqr_plan_release(&plan);
+	world_close(&w);
+}
+
+int main(void)
+{
+	test_every_link("torus:5x5");
+	test_every_link("torus:4x4x3");
+	test_bad_changes();
+	test_withdraw();
+	return unit_finish();
+}

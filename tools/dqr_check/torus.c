@@ -1,0 +1,261 @@
+/*
+ * torus.c - dqr-check --torus-layers: the routes of a torus on e-cube's
+ * virtual layers (torus_layers.h), SL = VL = layer, judged per layer.
+ *
+ * The layers are built from the grid of the topology and the tables
+ * judged, not from a plan: the SL of a route is a function of its source
+ * and destination switches' coordinates, and the ties of even rings are
+ * voted by the tables, so that tables read back after repairs (no longer
+ * e-cube) are still judged on the layers their SLs were given by.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/timing.h"
+#include "verify/verify_print.h"
+#include "dqr_check.h"
+
+/* The switch a LID's packets leave the fabric at, or DQR_NONE. */
+static uint32_t lid_switch(const struct dqr_fabric *f, unsigned lid)
+{
+	uint32_t port = dqr_lid_owner(f, lid), node;
+
+	if (port == DQR_NONE)
+		return DQR_NONE;
+	node = f->ports[port].node;
+	if (dqr_is_switch(f, node))
+		return f->nodes[node].sw_index;
+	return dqr_peer_switch(f, port);
+}
+
+/* The switch a source port injects at (its own, or its cable's). */
+static uint32_t port_switch(const struct dqr_fabric *f, uint32_t port)
+{
+	uint32_t node = f->ports[port].node;
+
+	if (dqr_is_switch(f, node))
+		return f->nodes[node].sw_index;
+	return dqr_peer_switch(f, port);
+}
+
+/* The SLs every pair of switches that some LID leaves at may use. */
+static uint32_t sl_mask(const struct dqr_fabric *f,
+			const struct dqr_torus_layers *tl)
+{
+	uint32_t s, d, mask = 0;
+	unsigned lid;
+
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		d = lid_switch(f, lid);
+		for (s = 0; d != DQR_NONE && s < f->num_switches; s++)
+			mask |= 1u << dqr_torus_layers_sl(tl, s, d);
+	}
+	return mask;
+}
+
+/*
+ * The layers of t on the torus of f, judged; NULL after a message (no
+ * torus with a ring of 3 switches or more, out of memory).
+ */
+struct dqr_torus_layers *torus_build(const struct dqr_fabric *f,
+				     const struct dqr_lfts *t,
+				     struct torus_stats *st)
+{
+	struct dqr_torus_layers *tl = NULL;
+	struct dqr_grid *g;
+	char err[512];
+	double t0 = dqr_now_ms();
+
+	memset(st, 0, sizeof(*st));
+	if (dqr_grid_detect(f, &g, err, sizeof(err))) {
+		fprintf(stderr, "dqr-check: --torus-layers: not a torus: %s\n",
+			err);
+		return NULL;
+	}
+	dqr_grid_describe(g, st->grid, sizeof(st->grid));
+	if (g->kind != DQR_GRID_TORUS)
+		fprintf(stderr, "dqr-check: --torus-layers: not a torus with "
+			"a ring of 3 switches or more: a %s\n", st->grid);
+	else if (dqr_torus_layers_judge_new(f, g, t, &tl, err, sizeof(err)))
+		fprintf(stderr, "dqr-check: --torus-layers: %s: %s\n",
+			st->grid, err);
+	dqr_grid_free(g);
+	if (!tl)
+		return NULL;
+	st->layers = dqr_torus_layers_count(tl);
+	st->sl_mask = sl_mask(f, tl);
+	st->build_ms = dqr_now_ms() - t0;
+	t0 = dqr_now_ms();
+	if (dqr_torus_layers_verify(tl, f, t, &st->v)) {
+		fprintf(stderr, "dqr-check: out of memory\n");
+		dqr_torus_layers_free(tl);
+		return NULL;
+	}
+	st->verify_ms = dqr_now_ms() - t0;
+	return tl;
+}
+
+static void sl2vl_put(FILE *out, unsigned layers)
+{
+	unsigned s;
+
+	/* what the plugin programs: SL l on VL l, never VL 15 */
+	for (s = 0; s < DQR_VLS_NUM_SL; s++)
+		fprintf(out, " %u", s < layers ? s : 0);
+	putc('\n', out);
+}
+
+static void torus_dump_write(FILE *out, const struct dqr_fabric *f,
+			     const struct dqr_torus_layers *tl,
+			     const char *topo, const char *lfts)
+{
+	unsigned in, q, slid, lid, layers = dqr_torus_layers_count(tl);
+	uint32_t sw, n, port, s, d;
+
+	fprintf(out,
+		"# dqr-check --torus-layers --vl-dump: e-cube's %u virtual "
+		"layers of a torus,\n# layer l on SL l and VL l\n"
+		"# topology %s, tables %s\n"
+		"# sl2vl 0x<switch node GUID> <in port> <out port> <VL of SL "
+		"0> .. <VL of SL 15>\n"
+		"#   in port 0: what the switch sends itself\n"
+		"# ca_sl2vl 0x<node GUID> <port> <VL of SL 0> .. <VL of SL "
+		"15>\n"
+		"# path_sl <SLID> <DLID> <SL>   (LIDs decimal; SLID the "
+		"source's base LID)\n"
+		"# Every route is listed, SL 0 included.\n", layers, topo,
+		lfts);
+	for (sw = 0; sw < f->num_switches; sw++) {
+		const struct dqr_node *nd = &f->nodes[f->switches[sw]];
+
+		for (in = 0; in <= nd->num_ports; in++)
+			for (q = 1; q <= nd->num_ports; q++) {
+				if (q == in)
+					continue;
+				fprintf(out, "sl2vl 0x%016" PRIx64 " %u %u",
+					nd->guid, in, q);
+				sl2vl_put(out, layers);
+			}
+	}
+	for (n = 0; n < f->num_nodes; n++) {
+		const struct dqr_node *nd = &f->nodes[n];
+
+		for (q = 1; !dqr_is_switch(f, n) && q <= nd->num_ports; q++) {
+			fprintf(out, "ca_sl2vl 0x%016" PRIx64 " %u", nd->guid,
+				q);
+			sl2vl_put(out, layers);
+		}
+	}
+	for (port = 0; port < f->num_ports; port++) {
+		slid = vl_source_lid(f, port);
+		s = slid ? port_switch(f, port) : DQR_NONE;
+		for (lid = 1; s != DQR_NONE && lid <= f->max_lid; lid++) {
+			n = dqr_lid_owner(f, lid);
+			d = lid_switch(f, lid);
+			if (n == DQR_NONE || n == port || d == DQR_NONE)
+				continue;
+			fprintf(out, "path_sl %u %u %u\n", slid, lid,
+				dqr_torus_layers_sl(tl, s, d));
+		}
+	}
+}
+
+/* Writes --vl-dump's file; 0, or -1 after a message. */
+int torus_dump(const struct dqr_fabric *f, const struct dqr_torus_layers *tl,
+	       const char *path, const char *topo, const char *lfts)
+{
+	FILE *out = fopen(path, "w");
+	int bad;
+
+	if (!out) {
+		fprintf(stderr, "dqr-check: --vl-dump: cannot open %s: %s\n",
+			path, strerror(errno));
+		return -1;
+	}
+	torus_dump_write(out, f, tl, topo, lfts);
+	bad = ferror(out) ? EIO : 0;
+	if (fclose(out))
+		bad = errno;
+	if (bad) {
+		fprintf(stderr, "dqr-check: --vl-dump: cannot write %s: %s\n",
+			path, strerror(bad));
+		return -1;
+	}
+	return 0;
+}
+
+/* The report's verdict without its one-VL cycle: the layers decide. */
+int torus_ok(const struct dqr_verify_report *r, unsigned kinds,
+	     const struct torus_stats *st)
+{
+	struct dqr_verify_report one = *r;
+
+	one.cycle_found = 0;
+	return dqr_verify_ok(&one, kinds) && st->v.acyclic;
+}
+
+static unsigned popcount(uint32_t x)
+{
+	unsigned n = 0;
+
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+void print_torus_text(const struct dqr_verify_report *r,
+		      const struct torus_stats *st)
+{
+	unsigned l;
+
+	printf("torus layers: %s, %u layers, SL l on VL l\n", st->grid,
+	       st->layers);
+	printf("torus layers: SLs used %u (mask 0x%04x), VLs used %u\n",
+	       popcount(st->sl_mask), st->sl_mask, popcount(st->sl_mask));
+	printf("torus layers: pairs %" PRIu64 ", unreachable %" PRIu64
+	       ", dependencies %" PRIu64 "\n", st->v.pairs,
+	       st->v.unreachable, st->v.dependencies);
+	for (l = 0; l < st->layers; l++)
+		printf("vl %u: dependencies %" PRIu64 ", cycle: %s\n", l,
+		       st->v.layer_deps[l],
+		       st->v.cyclic_mask & 1u << l ? "yes" : "no");
+	printf("one-layer dependency graph (every hop on one VL): %s\n",
+	       !r->cycle_found ? "acyclic" :
+	       "cyclic, not judged: the layers decide");
+	printf("torus layers: deadlock free on %u VLs: %s\n", st->layers,
+	       st->v.acyclic ? "yes" : "no");
+	printf("torus layers time: build %.3f ms, verify %.3f ms\n",
+	       st->build_ms, st->verify_ms);
+}
+
+/*
+ * A member of the enclosing object: ,"torus_layers":{...}.  Its pairs
+ * are not named "total": tests sum the report's totals.
+ */
+void print_torus_json(const struct dqr_verify_report *r,
+		      const struct torus_stats *st)
+{
+	unsigned l;
+
+	printf(",\"torus_layers\":{\"grid\":");
+	dqr_json_string(stdout, st->grid);
+	printf(",\"layers\":%u,\"sls_used\":%u,\"sl_mask\":%u,"
+	       "\"vls_used\":%u,\"pairs\":%" PRIu64 ",\"unreachable\":%"
+	       PRIu64 ",\"dependencies\":%" PRIu64 ",\"edges\":[",
+	       st->layers, popcount(st->sl_mask), st->sl_mask,
+	       popcount(st->sl_mask), st->v.pairs, st->v.unreachable,
+	       st->v.dependencies);
+	for (l = 0; l < st->layers; l++)
+		printf("%s%" PRIu64, l ? "," : "", st->v.layer_deps[l]);
+	printf("],\"acyclic\":[");
+	for (l = 0; l < st->layers; l++)
+		printf("%s%s", l ? "," : "",
+		       st->v.cyclic_mask & 1u << l ? "false" : "true");
+	printf("],\"deadlock_free\":%s,\"one_layer_acyclic\":%s,"
+	       "\"ms\":{\"build\":%.3f,\"verify\":%.3f}}",
+	       st->v.acyclic ? "true" : "false",
+	       r->cycle_found ? "false" : "true", st->build_ms,
+	       st->verify_ms);
+}
