@@ -9,6 +9,7 @@
  *   dqr_reconfig.c   the DQR pass: plan, reroute, judge, hand over
  *   dqr_budget.c     what one DQR pass may spend
  *   dqr_layers.c     the FT paper's re-routing layer on VL 1
+ *   dqr_torus.c      tori on e-cube's virtual layers: path_sl, SL2VL
  *   dqr_transition.c the staged upload of new tables
  *   dqr_report.c     log lines
  *   dqr_record.c     the JSON records of reconfigurations and
@@ -138,6 +139,11 @@ struct dqr_ctx {
 	char grid_shape[160];
 	/* base=auto on a mesh or torus: the DQR paper's plug-in for it */
 	struct dqr_mesh_plugin *mesh;
+	/* base=auto on a torus with qos TRUE: e-cube's layers and grid
+	 * (dqr_torus.c), until dqr_start_after_base() hands them to recon */
+	struct dqr_torus_layers *torus_tl;
+	struct dqr_grid *torus_grid;
+	struct dqr_torus_verdict torus_verdict;	/* dqr_judge()'s, last */
 
 	/* the FT paper's re-routing layer on VL 1 (dqr_layers.c) */
 	struct dqr_ml ml;

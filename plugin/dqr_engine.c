@@ -15,6 +15,7 @@
 
 #include "dqr_engine.h"
 #include "dqr_layers.h"
+#include "dqr_torus.h"
 #include "dqr_reconfig.h"
 #include "dqr_report.h"
 #include "dqr_transition.h"
@@ -213,10 +214,8 @@ static int uturn_pass(struct dqr_ctx *ctx)
  */
 static int grid_route(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		      const struct dqr_grid *g, const char *desc,
-		      struct dqr_lfts **out)
+		      enum dqr_ref_kind kind, struct dqr_lfts **out)
 {
-	enum dqr_ref_kind kind = g->kind == DQR_GRID_HYPERCUBE ?
-				 DQR_REF_ECUBE : DQR_REF_DOR;
 	struct dqr_grid_conform c;
 	struct dqr_lfts *t = NULL;
 	char err[256];
@@ -224,18 +223,19 @@ static int grid_route(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	*out = NULL;
 	/*
 	 * Shortest (e-cube) routes around a ring close a cycle on one VL;
-	 * dateline VLs would need SL2VL tables, which OpenSM programs only
+	 * they need a VL per layer, and OpenSM programs SL2VL tables only
 	 * with qos TRUE.  Dimension order that never takes a wrap cable is
 	 * the mesh's routing: deadlock free on one VL, and the mesh
 	 * plug-in repairs it (doc/grids.md).
 	 */
-	if (g->kind == DQR_GRID_TORUS)
+	if (g->kind == DQR_GRID_TORUS && kind == DQR_REF_DOR &&
+	    !dqr_torus_wanted(ctx))
 		OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO,
 			"osmdqr: NOTICE: %s: routed as a mesh on one VL "
 			"(dimension order without the wrap cables, which "
-			"carry only repairs); shortest routes around the "
-			"rings would need dateline VLs, which the plugin does "
-			"not program\n", desc);
+			"carry only repairs); 'qos TRUE' in opensm.conf "
+			"routes the shortest way round the rings, by e-cube "
+			"on virtual layers\n", desc);
 	if (dqr_grid_conform(f, g, &c, err, sizeof(err)) ||
 	    dqr_ref_route(c.f, &g->spec, c.places, kind, &t, err,
 			  sizeof(err))) {
@@ -262,7 +262,7 @@ static int grid_pass(struct dqr_ctx *ctx)
 {
 	struct dqr_model_stats mst;
 	struct dqr_fabric *f;
-	struct dqr_lfts *held, *t;
+	struct dqr_lfts *held, *t = NULL;
 	struct dqr_grid *g;
 	char err[256], desc[160];
 	double t0 = dqr_now_ms();
@@ -284,14 +284,25 @@ static int grid_pass(struct dqr_ctx *ctx)
 		"%s\n", desc, g->num_switches,
 		g->kind == DQR_GRID_HYPERCUBE ?
 		"lib's e-cube routing (deadlock free on one VL)" :
+		g->kind == DQR_GRID_TORUS && dqr_torus_wanted(ctx) ?
+		"lib's e-cube routing on virtual layers where the torus "
+		"allows it (qos TRUE), repaired with the DQR paper's mesh "
+		"plug-in in every layer" :
 		"lib's dimension-order routing (deadlock free on one VL), "
 		"repaired with the DQR paper's mesh plug-in");
-	if (grid_route(ctx, f, g, desc, &t)) {
+	if (g_kind == DQR_GRID_TORUS && dqr_torus_wanted(ctx) &&
+	    !grid_route(ctx, f, g, desc, DQR_REF_DOR_WRAP, &t) &&
+	    dqr_torus_take(ctx, f, &g, t, desc)) {
+		dqr_lfts_free(t);
+		t = NULL;
+	}
+	if (!t && grid_route(ctx, f, g, desc, g_kind == DQR_GRID_HYPERCUBE ?
+			     DQR_REF_ECUBE : DQR_REF_DOR, &t)) {
 		dqr_grid_free(g);
 		dqr_fabric_free(f);
 		return 1;
 	}
-	if (g->kind != DQR_GRID_HYPERCUBE) {
+	if (g_kind != DQR_GRID_HYPERCUBE && !ctx->torus_tl) {
 		ctx->mesh = dqr_mesh_plugin_new(f, g);
 		if (!ctx->mesh)
 			OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ14: "
@@ -309,7 +320,8 @@ static int grid_pass(struct dqr_ctx *ctx)
 	 * name lib's routing (ran_grid).
 	 */
 	ctx->bases.ran = &ctx->bases.base[DQR_BASE_DOR];
-	ctx->ran_grid = g_kind == DQR_GRID_HYPERCUBE ? "ecube" : "dor";
+	ctx->ran_grid = g_kind == DQR_GRID_HYPERCUBE || ctx->torus_tl ?
+			"ecube" : "dor";
 	snprintf(ctx->grid_shape, sizeof(ctx->grid_shape), "%s", desc);
 	forward_optional(ctx);
 	return start_and_hand_over(ctx, dqr_now_ms() - t0);
@@ -330,6 +342,7 @@ static int base_pass(struct dqr_ctx *ctx)
 	ctx->grid_shape[0] = '\0';
 	dqr_mesh_plugin_free(ctx->mesh);
 	ctx->mesh = NULL;
+	dqr_torus_drop(ctx);
 	if (ctx->try_uturn) {
 		ctx->try_uturn = 0;
 		ret = uturn_pass(ctx);
@@ -443,6 +456,7 @@ static void forward_optional(struct dqr_ctx *ctx)
 	else
 		re->type = ctx->own_type;
 	dqr_layers_hook(ctx);
+	dqr_torus_hook(ctx);
 }
 
 /* ------------------------------------------------------------------ */

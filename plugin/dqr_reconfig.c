@@ -18,6 +18,7 @@
 #include "dqr_layers.h"
 #include "dqr_reconfig.h"
 #include "dqr_report.h"
+#include "dqr_torus.h"
 #include "dqr_transition.h"
 #include "repair/uturn_repair.h"
 #include "routing/ref_routing.h"
@@ -186,6 +187,35 @@ static int updn_instead(struct dqr_ctx *ctx, const char *base,
 	return 0;
 }
 
+/*
+ * A torus on layers (dqr_torus.c) starts DQR on them; DQR_RECON_NOMEM
+ * when there are none (or no memory: the one-layer start says so), and
+ * with the plugin's up*\/down* in ctx->lfts when e-cube leaves pairs a
+ * cable joins unrouted (a degraded torus).
+ */
+static int torus_start(struct dqr_ctx *ctx, const char *base,
+		       struct dqr_recon_result *res)
+{
+	int ret;
+
+	if (!ctx->torus_tl)
+		return DQR_RECON_NOMEM;
+	ret = dqr_recon_start_torus(&ctx->recon, ctx->fabric,
+				    ctx->torus_grid, ctx->torus_tl, ctx->lfts,
+				    res);
+	ctx->torus_tl = NULL;
+	ctx->torus_grid = NULL;
+	if (ret == DQR_RECON_OK)
+		return ret;
+	dqr_recon_release(&ctx->recon);
+	/* the one-layer start after this judges updn's tables */
+	if (ret == DQR_RECON_FAILED)
+		updn_instead(ctx, base, "leave connected pairs without a route "
+			     "that the layers cannot fill");
+	dqr_torus_hook(ctx);
+	return DQR_RECON_NOMEM;
+}
+
 int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 {
 	osm_log_t *log = &ctx->osm->log;
@@ -198,7 +228,10 @@ int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 	dqr_recon_drop(ctx);
 	dqr_fmt_base(ctx, base, sizeof(base));
 	reroute_opts(ctx, &o);
-	ret = dqr_recon_start(&ctx->recon, ctx->fabric, ctx->lfts, &o, &res);
+	ret = torus_start(ctx, base, &res);
+	if (ret == DQR_RECON_NOMEM)
+		ret = dqr_recon_start(&ctx->recon, ctx->fabric, ctx->lfts, &o,
+				      &res);
 	if (ret == DQR_RECON_CYCLIC && !layered &&
 	    !updn_instead(ctx, base, "have a credit loop on one VL")) {
 		dqr_recon_release(&ctx->recon);
@@ -237,6 +270,14 @@ int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 	*filled = res.rs.changed;
 	memcpy(ctx->lfts->port, ctx->recon.cur->port,
 	       (size_t)ctx->lfts->num_switches * ctx->lfts->lid_count);
+	if (ctx->recon.tl) {
+		OSM_LOG(log, OSM_LOG_INFO, "dqr: layered channel list of the "
+			"torus: %u layers of %u channels, every layer "
+			"acyclic, checked in %.0f us\n",
+			dqr_torus_layers_count(ctx->recon.tl),
+			ctx->recon.ref->num_ports, res.us_total);
+		return 0;
+	}
 	OSM_LOG(log, OSM_LOG_INFO, "dqr: channel list of %u channels built "
 		"in %.0f us; of %" PRIu64 " entries the base left unrouted "
 		"(for %" PRIu64 " LIDs) DQR filled %" PRIu64 ", enabling %"
@@ -410,8 +451,10 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	o.budget = &ctx->budget;
 	dqr_layers_stretch(ctx, &o);
 	ret = dqr_recon_update(&ctx->recon, ctx->proj, &ctx->diff, &o, &res);
-	if (res.ports_failed)
+	if (res.ports_failed) {
 		log_mesh(ctx);
+		dqr_torus_log_repair(ctx);
+	}
 	if (ret == DQR_RECON_OK && !res.ports_failed &&
 	    !res.ports_recovered && !res.diff.entries) {
 		/* a re-route without a change of cabling: nothing to do */
@@ -479,6 +522,13 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	 */
 	if (layer == 0 && !res.from_original)
 		ctx->transition.held_cl = ctx->recon.cl;
+	/*
+	 * On a torus's layers the proof puts every hop pair of the changed
+	 * DLIDs' states into the list, those of the tables held included:
+	 * it needs no list that knew them (plan_proved.c).
+	 */
+	if (layer == 0 && ctx->recon.tl)
+		ctx->transition.held_cl = dqr_torus_layers_list(ctx->recon.tl);
 	bad = dqr_hand_over(ctx, ctx->proj, target, what);
 	ctx->transition.held_cl = NULL;
 	if (!bad)

@@ -164,6 +164,18 @@ static int jadd_mesh(struct json_object *o, const struct dqr_ctx *ctx)
 	const struct dqr_mesh_stats *ms;
 	struct json_object *m;
 
+	if (ctx->recon_ready && ctx->recon.tl) {
+		const struct dqr_torus_stats *ts = &ctx->recon.torus;
+
+		m = json_object_new_object();
+		return jadd(o, "mesh_plugin", m) ||
+		       jadd_u64(m, "links_failed", ts->links_failed) ||
+		       jadd_u64(m, "links_bypassed", ts->links_bypassed) ||
+		       jadd_u64(m, "turns", ts->turns) ||
+		       jadd_u64(m, "reorders", ts->reorders) ||
+		       jadd_u64(m, "layers",
+				dqr_torus_layers_count(ctx->recon.tl));
+	}
 	if (!ctx->ran_grid || !ctx->mesh)
 		return 0;
 	ms = dqr_mesh_plugin_stats(ctx->mesh);

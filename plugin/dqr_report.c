@@ -66,6 +66,15 @@ static void log_cycle(struct dqr_ctx *ctx, const char *what)
 			"%s\n", what, c->len, line);
 		return;
 	}
+	if (ctx->recon_ready && ctx->recon.tl) {
+		/* the layers' own verdict follows, an ERR when cyclic */
+		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
+			"dqr: the tables of %s close a cycle of %u channels "
+			"in one layer, as e-cube round a ring does; the "
+			"torus's layers are judged on their own VLs: %s\n",
+			what, c->len, line);
+		return;
+	}
 	if (!ctx->pass_dqr && dqr_bases_layered(&ctx->bases)) {
 		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
 			"dqr: the tables of %s close a cycle of %u "
@@ -126,6 +135,9 @@ static void log_pass(struct dqr_ctx *ctx, const char *what, double ms_model,
 		sw_inv, no_path,
 		!r->cycle_found ? "no" :
 		ctx->ml_active ? "yes (one layer; none on the two VLs)" :
+		ctx->recon_ready && ctx->recon.tl ?
+		(ctx->torus_verdict.acyclic ? "yes (one layer; none on the "
+		 "torus's layers)" : "yes (and on a layer of the torus)") :
 		!ctx->pass_dqr && dqr_bases_layered(&ctx->bases) ?
 		"yes (one layer; base uses SL layers)" : "yes",
 		filled, ms_model, ms_verify);
@@ -149,6 +161,14 @@ int dqr_judge(struct dqr_ctx *ctx, const char *what, double ms_model,
 		return -1;
 	}
 	ctx->have_report = 1;
+	if (ctx->recon_ready && ctx->recon.tl &&
+	    dqr_torus_layers_verify(ctx->recon.tl, ctx->fabric, ctx->lfts,
+				    &ctx->torus_verdict)) {
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ0A: dqr: out of memory "
+			"verifying the layers of the torus; the tables of %s "
+			"go out unverified\n", what);
+		return -1;
+	}
 	log_pass(ctx, what, ms_model, dqr_now_ms() - t0, filled);
 	if (ctx->report.cycle_found)
 		log_cycle(ctx, what);
@@ -162,6 +182,15 @@ int dqr_judge(struct dqr_ctx *ctx, const char *what, double ms_model,
 		/* dqr_layers_update() kept only a layer both VLs hold */
 		return !ctx->ml.st.vl.deadlock_free ||
 		       ctx->report.loop_entries;
+	if (ctx->recon_ready && ctx->recon.tl) {
+		if (!ctx->torus_verdict.acyclic)
+			OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ0D: dqr: deadlock "
+				"possible: the tables of %s close a cycle on "
+				"layer %u of the torus\n", what,
+				ctx->torus_verdict.cyclic_layer);
+		return !ctx->torus_verdict.acyclic ||
+		       ctx->report.loop_entries;
+	}
 	return ctx->report.cycle_found || ctx->report.loop_entries;
 }
 

@@ -1,6 +1,7 @@
 /*
- * recon-internal.h - shared by recon.c and recon_change.c only: noting
- * what one update found changed (struct dqr_recon_change, recon.h).
+ * recon-internal.h - shared by recon.c, recon_change.c and recon_torus.c
+ * only: noting what one update found changed (struct dqr_recon_change,
+ * recon.h), and the torus's steps.
  */
 #ifndef DQR_RECON_INTERNAL_H
 #define DQR_RECON_INTERNAL_H
@@ -24,5 +25,13 @@ void dqr_recon_note_change(struct dqr_recon *r, const uint32_t *down,
 void dqr_recon_note_cut(struct dqr_recon *r);
 
 void dqr_recon_change_release(struct dqr_recon_change *c);
+
+/* A torus on layers (recon_torus.c): back to the original tables, with
+ * layers built afresh for them; 0, or -1 when out of memory. */
+int dqr_recon_torus_restart(struct dqr_recon *r);
+
+/* Its repair of r->cur for what proj lacks, the cut noted; 0 or -1. */
+int dqr_recon_torus_run(struct dqr_recon *r, const struct dqr_fabric *proj,
+			struct dqr_reroute_stats *rs);
 
 #endif

@@ -22,6 +22,8 @@ void dqr_recon_release(struct dqr_recon *r)
 	free(r->down);
 	dqr_cycle_free(&r->cycle);
 	dqr_recon_change_release(&r->change);
+	dqr_torus_layers_free(r->tl);
+	dqr_grid_free(r->grid);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -225,6 +227,15 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 	res->ports_recovered = nb;
 	dqr_recon_note_change(r, down, nd, fresh, nf, back, nb);
 
+	if (r->tl) {
+		/* tori are emulator-sized: the diff compares whole tables */
+		before = dqr_lfts_clone(r->cur);
+		if (!before || (nb && dqr_recon_torus_restart(r)) ||
+		    dqr_recon_torus_run(r, proj, &res->rs))
+			goto out;
+		res->from_original = nb > 0;
+		goto done;
+	}
 	if (nb) {
 		/* something came back: reroute all that is still down */
 		before = dqr_lfts_clone(r->cur);
@@ -246,12 +257,13 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 		ret = DQR_RECON_OVER;
 	if (run)
 		goto out;
+	dqr_recon_note_cut(r);
+done:
 	free(r->down);
 	r->down = down;
 	r->num_down = nd;
 	down = NULL;
 	r->updates++;
-	dqr_recon_note_cut(r);
 	if (before)
 		dqr_lfts_diff(before, r->cur, &res->diff);
 	else if (diff_from_changes(r->rr, &res->diff))

@@ -27,6 +27,8 @@
 #include "fabric/lft.h"
 #include "fabric/topo_diff.h"
 #include "repair/reroute.h"
+#include "repair/torus_layers.h"
+#include "shape/grid_shape.h"
 
 /*
  * What the last update found changed, by reference index, for the
@@ -56,6 +58,10 @@ struct dqr_recon {
 	uint64_t updates;
 	struct dqr_cycle cycle;		/* start's tables were cyclic */
 	struct dqr_recon_change change;	/* of the last update */
+	/* a torus on virtual layers (dqr_recon_start_torus): cl, rr NULL */
+	struct dqr_grid *grid;
+	struct dqr_torus_layers *tl;
+	struct dqr_torus_stats torus;	/* of the last repair */
 };
 
 struct dqr_recon_result {
@@ -85,6 +91,21 @@ enum {
 int dqr_recon_start(struct dqr_recon *r, const struct dqr_fabric *f,
 		    const struct dqr_lfts *t, const struct dqr_reroute_opts *o,
 		    struct dqr_recon_result *res);
+
+/*
+ * Starts a torus routed by e-cube on virtual layers: t are tables of f
+ * whose layers tl holds (dqr_torus_layers_new() with grid g).  r owns g
+ * and tl from here on, whatever it returns.  Updates then repair in
+ * every layer with the mesh plug-in (torus_layers.h), and restart from a
+ * layered list built afresh when something came back.  DQR_RECON_OK,
+ * DQR_RECON_FAILED (pairs a cable joins that t leaves unrouted: the
+ * layers cannot fill them; res->rs.failed counts them), or
+ * DQR_RECON_NOMEM; but for DQR_RECON_OK the caller releases r.
+ */
+int dqr_recon_start_torus(struct dqr_recon *r, const struct dqr_fabric *f,
+			  struct dqr_grid *g, struct dqr_torus_layers *tl,
+			  const struct dqr_lfts *t,
+			  struct dqr_recon_result *res);
 
 /*
  * Brings r->cur in line with proj, r->ref as it is now (from

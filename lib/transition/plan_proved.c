@@ -29,12 +29,13 @@
  *
  * On virtual layers (dqr_plan_proved_layers) a packet keeps its source's
  * layer, so a dependency goes in once per layer of the packets that may
- * take it.  Per DLID, every switch gets the layers of the sources that
- * reach it over any old or new entry: the states judged are among those
- * combinations, so the masks hold for every stage and window at once.
- * The union of all entries may loop across states that are never
- * consecutive, so the masks grow to a fixpoint (a switch is queued again
- * only when its mask grows: at most layers + 1 times).
+ * take it.  For each stage union (and each window since a drain), per
+ * DLID, every switch gets the layers of the sources that reach it over
+ * the entries those states may use; the union may loop where its states
+ * do not, so the masks grow to a fixpoint (a switch is queued again only
+ * when its mask grows: at most layers + 1 times).  A mask can grow where
+ * no entry changed, so on layers every hop pair of the union goes in,
+ * not only those with a changed entry (layer_pairs_fit).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,10 +57,9 @@ struct proof {
 	uint32_t *seen, *done, epoch;	/* loop search, per switch */
 	uint32_t *stack;
 	uint8_t *next;
-	/* layers: per changed DLID a row of per-switch masks */
+	/* layers: per switch, the layers reaching it in the states judged */
 	const struct dqr_plan_layers *lay;
-	uint8_t *masks;
-	const uint8_t *mask;		/* this DLID's row */
+	uint8_t *mask;
 	int bad_layer;			/* layer() beyond num_layers */
 	/* what stopped the proof: a loop at (sw, lid), else a -> b */
 	uint32_t fail_sw, fail_lid, fail_a, fail_b;
@@ -394,18 +394,11 @@ static uint32_t dlid_end(const struct dqr_plan_entry *e, uint32_t n,
 	return j;
 }
 
-/* This DLID's row of masks (the d-th changed DLID), on layers. */
-static void dlid_row(struct proof *o, uint32_t d)
-{
-	if (o->lay)
-		o->mask = o->masks + (size_t)d * o->f->num_switches;
-}
-
 /*
  * Into m: per switch, the layers of the sources that reach it towards
- * lid over any old or new entry (the DLID's levels are set).  Every
- * switch starts with its own sources; o->stack is a ring queue where a
- * switch sits once at a time (o->next marks it).
+ * lid in the states judged (the DLID's levels, lo and hi are set).
+ * Every switch starts with its own sources; o->stack is a ring queue
+ * where a switch sits once at a time (o->next marks it).
  */
 static void masks_of(struct proof *o, uint32_t lid, uint8_t *m)
 {
@@ -427,8 +420,6 @@ static void masks_of(struct proof *o, uint32_t lid, uint8_t *m)
 		o->stack[sw] = sw;
 		o->next[sw] = 1;
 	}
-	o->lo = 0;
-	o->hi = DQR_NONE - 1;	/* every changed entry: both ports */
 	for (len = ns; len; len--) {
 		sw = o->stack[head];
 		head = head + 1 == ns ? 0 : head + 1;
@@ -449,25 +440,49 @@ static void masks_of(struct proof *o, uint32_t lid, uint8_t *m)
 	}
 }
 
-/* The masks of every changed DLID, in e's order.  -1 when no memory. */
-static int masks_all(struct proof *o, const struct dqr_plan_entry *e,
-		     const uint32_t *lv, uint32_t n)
+/*
+ * On layers, the states judged towards lid: their masks, and every hop
+ * pair of their union into the list in the layers that may reach its
+ * first switch.  A packet that took a changed entry upstream may reach
+ * an unchanged switch in a layer whose packets never reached it before
+ * or after, and go on in that layer through entries that did not change,
+ * so pairs without a changed entry count too (on one layer every switch
+ * sends itself, and the old tables hold those).  0 when one closes a
+ * cycle.  Cost: switches x (layers + 4 additions), most already there.
+ */
+static int layer_pairs_fit(struct proof *o, uint32_t lid)
 {
-	size_t ns = o->f->num_switches, d = 0;
-	uint32_t a, b;
+	const struct dqr_fabric *f = o->f;
+	uint32_t sw, x, c, c2;
+	uint8_t q[2], q2[2];
+	int nw[2], nw2[2];
+	unsigned k, k2, np, np2;
 
-	for (a = 0; a < n; a = dlid_end(e, n, a))
-		d++;
-	o->masks = malloc(d * ns + 1);
-	if (!o->masks)
-		return -1;
-	for (a = 0, d = 0; a < n; a = b, d++) {
-		b = dlid_end(e, n, a);
-		levels_set(o, e, lv, a, b, 1);
-		masks_of(o, e[a].lid, o->masks + d * ns);
-		levels_set(o, e, lv, a, b, 0);
+	if (!o->lay)
+		return 1;
+	masks_of(o, lid, o->mask);
+	for (sw = 0; sw < f->num_switches; sw++) {
+		if (!o->mask[sw])
+			continue;
+		np = ports(o, sw, lid, q, nw);
+		for (k = 0; k < np; k++) {
+			c = out_ch(f, sw, q[k]);
+			x = c == DQR_NONE ? DQR_NONE : dqr_peer_switch(f, c);
+			if (x == DQR_NONE)
+				continue;
+			np2 = ports(o, x, lid, q2, nw2);
+			for (k2 = 0; k2 < np2; k2++) {
+				c2 = out_ch(f, x, q2[k2]);
+				if (c2 == DQR_NONE ||
+				    into_layers(o, o->mask[sw], c, c2))
+					continue;
+				o->fail_sw = x;
+				o->fail_lid = lid;
+				return 0;
+			}
+		}
 	}
-	return 0;
+	return 1;
 }
 
 /*
@@ -477,12 +492,11 @@ static int masks_all(struct proof *o, const struct dqr_plan_entry *e,
 static int stages_hold(struct proof *o, const struct dqr_plan_entry *e,
 		       const uint32_t *lv, uint32_t n)
 {
-	uint32_t a, b, i, k, top, d;
+	uint32_t a, b, i, k, top;
 
 	o->timed = 0;
-	for (a = 0, d = 0; a < n; a = b, d++) {
+	for (a = 0; a < n; a = b) {
 		b = dlid_end(e, n, a);
-		dlid_row(o, d);
 		top = 0;
 		for (i = a; i < b; i++)
 			top = lv[i] > top ? lv[i] : top;
@@ -491,6 +505,10 @@ static int stages_hold(struct proof *o, const struct dqr_plan_entry *e,
 			o->lo = k - 1;
 			o->hi = k;
 			o->epoch++;
+			if (!layer_pairs_fit(o, e[a].lid)) {
+				levels_set(o, e, lv, a, b, 0);
+				return 0;
+			}
 			for (i = a; i < b; i++) {
 				if (lv[i] != k)
 					continue;
@@ -517,16 +535,17 @@ static int stages_hold(struct proof *o, const struct dqr_plan_entry *e,
 static int window_holds(struct proof *o, const struct dqr_plan_entry *e,
 			const uint32_t *lv, uint32_t n, uint32_t w, uint32_t k)
 {
-	uint32_t a, b, i, d;
+	uint32_t a, b, i;
 	int ok = 1;
 
 	o->timed = 1;
 	o->lo = w;
 	o->hi = k;
-	for (a = 0, d = 0; a < n && ok; a = b, d++) {
+	for (a = 0; a < n && ok; a = b) {
 		b = dlid_end(e, n, a);
-		dlid_row(o, d);
 		levels_set(o, e, lv, a, b, 1);
+		/* untimed: every combination of the window's states */
+		ok = layer_pairs_fit(o, e[a].lid);
 		for (i = a; i < b && ok; i++)
 			if (lv[i] > w && lv[i] <= k && !deps_fit(o, &e[i]))
 				ok = 0;
@@ -618,7 +637,10 @@ static int proof_alloc(struct proof *o, size_t ns)
 	o->done = calloc(ns, sizeof(uint32_t));
 	o->stack = malloc((ns + 1) * sizeof(uint32_t));
 	o->next = malloc(ns);
-	if (!o->level || !o->seen || !o->done || !o->stack || !o->next)
+	if (o->lay)
+		o->mask = calloc(ns, 1);
+	if (!o->level || !o->seen || !o->done || !o->stack || !o->next ||
+	    (o->lay && !o->mask))
 		return -1;
 	for (i = 0; i < ns; i++)
 		o->level[i] = DQR_NONE;
@@ -632,7 +654,7 @@ static void proof_free(struct proof *o)
 	free(o->done);
 	free(o->stack);
 	free(o->next);
-	free(o->masks);
+	free(o->mask);
 }
 
 /*
@@ -728,15 +750,8 @@ int dqr_plan_proved_layers(const struct dqr_fabric *f,
 	if (!lv)
 		goto out;
 	mark = dqr_dyn_mark(cl);
-	ret = levels_all(&o, e, lv, m, &stages);
-	if (ret == 1 && lay) {
-		if (masks_all(&o, e, lv, m)) {
-			ret = -1;
-			goto out;
-		}
-		ret = !o.bad_layer;
-	}
-	ret = ret && stages_hold(&o, e, lv, m);
+	ret = levels_all(&o, e, lv, m, &stages) &&
+	      stages_hold(&o, e, lv, m) && !o.bad_layer;
 	if (ret != 1 || fill_plan(e, lv, m, stages, plan)) {
 		dqr_dyn_rollback(cl, mark);
 		if (!ret && !o.nomem)

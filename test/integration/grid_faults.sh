@@ -20,8 +20,11 @@
 # The wrappers set: NET or GEN (a dqr-genfabric spec, generated here),
 # HOST, SEED (the default of the wrapper), SHAPE (what the "dqr: shape: "
 # line says, an extended regular expression), PLUGIN (1 when the mesh
-# plug-in serves the shape: meshes and tori, not hypercubes) and QOS
-# (TRUE: opensm.conf says "qos TRUE"; unset: OpenSM's default).
+# plug-in serves the shape: meshes and tori, not hypercubes), QOS
+# (TRUE: opensm.conf says "qos TRUE"; unset: OpenSM's default) and LAYERS
+# (a torus the plugin routes by e-cube on that many virtual layers: every
+# state is judged per VL, with the SLs and SL2VL tables dqr-check
+# --torus-layers computes, which the SA and a switch must answer too).
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/ibdm.sh"
 
@@ -114,25 +117,77 @@ ibdm_judge() {
 	it_log "ok: ibdmchk: no credit loop in $name, $paths paths"
 }
 
+# ibdm_judge_layers NAME: ibdmchk on read-back NAME with the path SLs and
+# SL2VL tables dqr-check --torus-layers computed (NAME.vl): no credit
+# loop on any VL.  At the start the same tables must have one on one VL
+# (e-cube round a ring), or the layers would test nothing; later states
+# may be up*/down*, which has none.
+ibdm_judge_layers() {
+	local name=$1 v one
+
+	ibdm_subnet "$W/$name.ibnd" > "$W/$name.lst"
+	ibdm_fdbs "$W/$name.fts" > "$W/$name.fdbs"
+	ibdm_vl "$W/$name.ibnd" "$W/$name.vl" "$W/$name.psl" "$W/$name.slvl"
+	v=$(ibdm_run "$W/$name.ibdm" "$W/$name.lst" "$W/$name.fdbs" \
+		-c "$W/$name.psl" -d "$W/$name.slvl")
+	[ "$v" = none ] || {
+		grep -E -- "credit loop|^-E-" "$W/$name.ibdm" | head -8
+		it_fail "ibdmchk on $name per VL: '$v', want no credit loop"
+	}
+	it_log "ok: ibdmchk: no credit loop in $name on the layers' VLs"
+	[ "$name" = start ] || return 0
+	one=$(ibdm_run "$W/$name.one.ibdm" "$W/$name.lst" "$W/$name.fdbs" -a)
+	[ "$one" = loop ] ||
+		it_fail "ibdmchk on $name on one VL: '$one', want the loop" \
+			"round a ring that the layers break"
+	it_log "ok: ibdmchk: on a single VL $name has a credit loop"
+}
+
 # judge NAME: dqr-check --pairs=all (every connected pair reachable, no
-# loop, no cycle: its report is printed) and ibdmchk on read-back NAME.
+# loop, no cycle, with LAYERS on every layer of the torus: its report is
+# printed) and ibdmchk on read-back NAME.
 judge() {
 	it_readback "$HOST" "$1"
+	if [ -n "${LAYERS:-}" ]; then
+		it_judge "$1" --pairs=all --torus-layers --vl-dump="$W/$1.vl"
+		it_log "ok: dqr-check --torus-layers on $1: every pair" \
+			"routed, every layer acyclic"
+		ibdm_judge_layers "$1"
+		return 0
+	fi
 	it_judge "$1" --pairs=all
 	it_log "ok: dqr-check --pairs=all on $1: $(sed -n \
 		's/^fabric: //p' "$W/$1.txt"), every pair routed, acyclic"
 	ibdm_judge "$1"
 }
 
+# start_vls NAME: start.vl's SLs and SL2VL tables (the SLs of the
+# connections in flight never change) for the nodes and LIDs read-back
+# NAME still has, into NAME.svl.
+start_vls() {
+	awk 'function norm(g) { g = tolower(g); sub(/^0x0*/, "", g); return g }
+	     FNR == NR && /^(switchguid|caguid)=/ {
+		g = $0; sub(/^[a-z]*=/, "", g); sub(/\(.*/, "", g)
+		guid[norm(g)] = 1; next }
+	     FNR == NR && match($0, /lid [0-9]+/) {
+		lid[substr($0, RSTART + 4, RLENGTH - 4)] = 1; next }
+	     FNR == NR { next }
+	     $1 == "path_sl" { if (($2 in lid) && ($3 in lid)) print; next }
+	     $1 ~ /sl2vl$/ { if (norm($2) in guid) print; next }
+	     { print }' "$W/$1.ibnd" "$W/start.vl" > "$W/$1.svl"
+}
+
 # replay_step NAME PREV: every stage recorded since PREV replays cleanly
 # and ends at NAME; without a stage recorded nothing may have changed.
 replay_step() {
+	[ -z "${LAYERS:-}" ] || start_vls "$1"
 	if [ ! -s "$W/dqr-transition.dump" ]; then
 		it_expect_eq "entries changed without a transition" \
 			"$(it_changed "$1" "$2")" 0
 		return 0
 	fi
 	"$DQR_CHECK" --replay="$W/dqr-transition.dump" --expect="$W/$1.fts" \
+		${LAYERS:+--vls="$W/$1.svl"} \
 		"$W/$1.ibnd" "$W/$2.fts" > "$W/$1.replay" 2>&1 ||
 		{ cat "$W/$1.replay"; it_fail "$1 does not replay cleanly"; }
 	rm -f "$W/dqr-transition.dump"
@@ -246,40 +301,58 @@ it_log "plugin: $(grep 'dqr: shape: ' "$W/osm.log" | head -1 |
 	sed 's/^.* dqr: //')"
 judge start
 # one VL, every path on SL 0 (with qos TRUE too: the routing is the same,
-# and OpenSM's default SL2VL maps SL 0 to VL 0); the SA's answer for a
-# few pairs
+# and OpenSM's default SL2VL maps SL 0 to VL 0); on layers the SL
+# dqr-check computed; the SA's answer for a few pairs
 awk '/^Ca/ { ca = 1; next }
      ca && /^\[1\]/ { for (i = 1; i <= NF; i++)
 			if ($i == "lid") { print $(i + 1); break }
-		      ca = 0 }' "$W/start.ibnd" | sort -n | head -4 \
-	> "$W/ca.lids"
+		      ca = 0 }' "$W/start.ibnd" | sort -n > "$W/ca.all"
+head -4 "$W/ca.all" > "$W/ca.lids"
+# on layers also a route that wraps: SL 0 for all would fail there
+[ -z "${LAYERS:-}" ] || awk 'NR == FNR { ca[$1] = 1; next }
+	$1 == "path_sl" && ($2 in ca) && ($3 in ca) && $4 > 0 {
+		print $2, $3; exit }' "$W/ca.all" "$W/start.vl" > "$W/ca.wrap"
 sls=""
-for d in $(cat "$W/ca.lids"); do
+for d in $(cat "$W/ca.lids") ${LAYERS:+wrap}; do
 	s=$(head -1 "$W/ca.lids")
 	[ "$d" = "$s" ] && s=$(tail -1 "$W/ca.lids")
+	if [ "$d" = wrap ]; then
+		read -r s d < "$W/ca.wrap" ||
+			it_fail "dqr-check gives no CA route a layer above 0"
+	fi
 	sl=$(SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SAQUERY" PR \
 		--slid "$s" --dlid "$d" 2>&1 | awk '$1 ~ /^sl\./ {
 			sub(/^sl\.*/, "", $1); print $1 + 0 }')
-	[ "$sl" = 0 ] || it_fail "SA PathRecord $s -> $d: SL '$sl', want 0"
-	sls="$sls $s->$d"
+	want=0
+	[ -z "${LAYERS:-}" ] || want=$(awk -v s="$s" -v d="$d" \
+		'$1 == "path_sl" && $2 == s && $3 == d { print $4 }' \
+		"$W/start.vl")
+	[ "$sl" = "$want" ] ||
+		it_fail "SA PathRecord $s -> $d: SL '$sl', want '$want'"
+	sls="$sls $s->$d:$sl"
 done
-it_log "ok: SA PathRecords on SL 0:$sls"
+it_log "ok: SA PathRecords on the SLs wanted:$sls"
 if [ -n "${QOS:-}" ]; then
-	# OpenSM programs SL2VL with qos TRUE: SL 0 must stay on VL 0 on
-	# every in/out pair of a switch (its first, port 1 out)
+	# OpenSM programs SL2VL with qos TRUE: SL l must be on VL l (SL 0
+	# on VL 0 for one VL) on every in/out pair of a switch (its first,
+	# port 1 out)
 	lid=$(awk '/^Switch/ { for (i = 1; i <= NF; i++)
 			if ($i == "lid") { print $(i + 1); exit } }' \
 		"$W/start.ibnd")
 	SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SMPQUERY" sl2vl "$lid" 1 \
 		> "$W/start.sl2vl" 2>&1 ||
 		it_fail "smpquery sl2vl $lid 1: $(cat "$W/start.sl2vl")"
-	bad=$(awk '/^ports:/ { n = split($0, f, "|"); rows++
-			if (n < 3 || f[2] + 0 != 0) bad++ }
+	nsl=1
+	[ -z "${LAYERS:-}" ] || nsl=$LAYERS
+	bad=$(awk -v nsl="$nsl" '/^ports:/ { n = split($0, f, "|"); rows++
+			for (l = 0; l < nsl; l++)
+				if (n < 3 + l || f[2 + l] + 0 != l) bad++ }
 		   END { print rows ? bad + 0 : "none" }' "$W/start.sl2vl")
 	[ "$bad" = 0 ] ||
-		it_fail "SL2VL of LID $lid: SL 0 not on VL 0 ($bad rows): \
-$(cat "$W/start.sl2vl")"
-	it_log "ok: qos $QOS: SL 0 on VL 0 in switch LID $lid's SL2VL"
+		it_fail "SL2VL of LID $lid: SL l not on VL l for l < $nsl" \
+			"($bad rows): $(cat "$W/start.sl2vl")"
+	it_log "ok: qos $QOS: SL l on VL l for l < $nsl in switch LID" \
+		"$lid's SL2VL"
 fi
 rm -f "$W/dqr-transition.dump"
 

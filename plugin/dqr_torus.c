@@ -1,0 +1,208 @@
+/*
+ * dqr_torus.c - tori routed by e-cube on virtual layers inside OpenSM
+ * (lib/repair/torus_layers.h).
+ *
+ * Every route keeps one layer end to end: SL = VL = the layer its source
+ * and destination switches give it.  OpenSM asks the engine in use for
+ * both, so path_sl answers the layer and update_sl2vl maps SL l to VL l
+ * (l below the number of layers) on every port; the other SLs keep what
+ * OpenSM's QoS setup gives them.  A repair never changes an SL (a queue
+ * pair keeps the SL it connected with), so path_sl needs nothing but the
+ * coordinates.  OpenSM takes its lock exclusively while it routes and
+ * shared while the SA answers, so the callbacks never meet a repair.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* first: it decides the layout of OpenSM's structs (perfmgr, pthread) */
+#include <opensm/osm_config.h>
+#include <opensm/osm_opensm.h>
+#include <opensm/osm_switch.h>
+
+#include "dqr_torus.h"
+
+int dqr_torus_wanted(const struct dqr_ctx *ctx)
+{
+	return ctx->osm->subn.opt.qos;
+}
+
+/* The layers in force, or NULL. */
+static const struct dqr_torus_layers *in_force(const struct dqr_ctx *ctx)
+{
+	if (ctx->recon_ready && ctx->recon.tl)
+		return ctx->recon.tl;
+	return ctx->torus_tl;
+}
+
+/* The switch of the port owning lid (a CA's: its cable's), or NONE. */
+static uint32_t switch_of_lid(const struct dqr_fabric *f, uint16_t lid)
+{
+	uint32_t p = dqr_lid_owner(f, lid), q;
+
+	if (p == DQR_NONE)
+		return DQR_NONE;
+	if (dqr_is_switch(f, f->ports[p].node))
+		return f->nodes[f->ports[p].node].sw_index;
+	q = dqr_peer_port(f, p);
+	if (q == DQR_NONE || !dqr_is_switch(f, f->ports[q].node))
+		return DQR_NONE;
+	return f->nodes[f->ports[q].node].sw_index;
+}
+
+static uint8_t torus_path_sl(void *context, uint8_t hint,
+			     const ib_net16_t slid, const ib_net16_t dlid)
+{
+	struct dqr_ctx *ctx = context;
+	const struct dqr_torus_layers *tl = in_force(ctx);
+	const struct dqr_fabric *f = ctx->recon_ready && ctx->recon.tl ?
+				     ctx->recon.ref : ctx->fabric;
+	uint32_t s, d;
+
+	if (!tl || !f)
+		return hint;
+	s = switch_of_lid(f, cl_ntoh16(slid));
+	d = switch_of_lid(f, cl_ntoh16(dlid));
+	if (s == DQR_NONE || d == DQR_NONE)
+		return hint;
+	return dqr_torus_layers_sl(tl, s, d);
+}
+
+static void torus_update_sl2vl(void *context, osm_physp_t *physp,
+			       uint8_t in_port, uint8_t out_port,
+			       ib_slvl_table_t *t)
+{
+	struct dqr_ctx *ctx = context;
+	const struct dqr_torus_layers *tl = in_force(ctx);
+	unsigned sl, n;
+
+	(void)physp;
+	(void)in_port;
+	(void)out_port;
+	if (!tl)
+		return;
+	n = dqr_torus_layers_count(tl);
+	for (sl = 0; sl < n; sl++)
+		ib_slvl_table_set(t, (uint8_t)sl, (uint8_t)sl);
+}
+
+void dqr_torus_hook(struct dqr_ctx *ctx)
+{
+	struct osm_routing_engine *re = ctx->re;
+
+	if (!re)
+		return;
+	if (in_force(ctx)) {
+		re->path_sl = torus_path_sl;
+		re->update_sl2vl = torus_update_sl2vl;
+		return;
+	}
+	if (re->path_sl == torus_path_sl)
+		re->path_sl = NULL;
+	if (re->update_sl2vl == torus_update_sl2vl)
+		re->update_sl2vl = NULL;
+}
+
+void dqr_torus_drop(struct dqr_ctx *ctx)
+{
+	dqr_torus_layers_free(ctx->torus_tl);
+	dqr_grid_free(ctx->torus_grid);
+	ctx->torus_tl = NULL;
+	ctx->torus_grid = NULL;
+}
+
+/* OperVLs' encoding of n data VLs: 1, 2, 4, 8 -> 1, 2, 3, 4. */
+static uint8_t op_vls_for(unsigned n)
+{
+	uint8_t e = 1;
+
+	while ((1u << (e - 1)) < n)
+		e++;
+	return e;
+}
+
+/*
+ * A switch-to-switch port that cannot carry n VLs (its VLCap, or
+ * max_op_vls): 1 with it named in buf.  VLCap, not OperVLs: OpenSM sets
+ * those after routing, to the smaller of VLCap and max_op_vls.
+ */
+static int short_of_vls(struct dqr_ctx *ctx, unsigned n, char *buf,
+			size_t len)
+{
+	cl_qmap_t *tbl = &ctx->osm->subn.sw_guid_tbl;
+	uint8_t want = op_vls_for(n), cap;
+	cl_map_item_t *item;
+
+	if (ctx->osm->subn.opt.max_op_vls < want) {
+		snprintf(buf, len, "max_op_vls %u is below %u", ctx->osm->
+			 subn.opt.max_op_vls, want);
+		return 1;
+	}
+	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
+	     item = cl_qmap_next(item)) {
+		osm_node_t *node = ((osm_switch_t *)item)->p_node;
+		uint8_t p, np = osm_node_get_num_physp(node);
+
+		for (p = 1; p < np; p++) {
+			osm_physp_t *a = osm_node_get_physp_ptr(node, p);
+
+			if (!a || !osm_physp_get_remote(a))
+				continue;
+			cap = ib_port_info_get_vl_cap(&a->port_info);
+			if (cap >= want)
+				continue;
+			snprintf(buf, len, "port 0x%016" PRIx64 "/%u has "
+				 "VLCap %u, below %u",
+				 cl_ntoh64(osm_physp_get_port_guid(a)), p, cap,
+				 want);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int dqr_torus_take(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		   struct dqr_grid **g, const struct dqr_lfts *t,
+		   const char *desc)
+{
+	struct dqr_torus_layers *tl;
+	char why[256];
+	unsigned n;
+
+	dqr_torus_drop(ctx);
+	if (dqr_torus_layers_new(f, *g, t, &tl, why, sizeof(why)))
+		goto refused;
+	n = dqr_torus_layers_count(tl);
+	if (short_of_vls(ctx, n, why, sizeof(why))) {
+		dqr_torus_layers_free(tl);
+		goto refused;
+	}
+	ctx->torus_tl = tl;
+	ctx->torus_grid = *g;
+	*g = NULL;
+	OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO, "osmdqr: %s: "
+		"e-cube on %u virtual layers (SL = VL = the rings a route "
+		"wraps; SL2VL maps SL l to VL l), repaired by the mesh "
+		"plug-in in every layer; repairs never change an SL\n", desc,
+		n);
+	return 0;
+refused:
+	OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO, "osmdqr: NOTICE: "
+		"%s: no e-cube on virtual layers (%s); routed as a mesh on "
+		"one VL\n", desc, why);
+	return 1;
+}
+
+void dqr_torus_log_repair(struct dqr_ctx *ctx)
+{
+	const struct dqr_torus_stats *st = &ctx->recon.torus;
+
+	if (!ctx->recon_ready || !ctx->recon.tl || !st->links_failed)
+		return;
+	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: mesh plug-in: %u of %u "
+		"failed links bypassed by a local path in every layer (%u "
+		"turns enabled, %u after a reorder, %" PRIu64 " entries)%s\n",
+		st->links_bypassed, st->links_failed, st->turns, st->reorders,
+		st->changed, st->links_bypassed < st->links_failed ?
+		"; the rest has no legal route on the layers" : "");
+}

@@ -1,0 +1,37 @@
+/*
+ * dqr_torus.h - tori routed by e-cube on virtual layers inside OpenSM
+ * (lib/repair/torus_layers.h), with qos TRUE.
+ *
+ * Called by the engine (the routing and the hook) and by the
+ * reconfiguration pass; calls nothing else of the plugin.
+ */
+#ifndef DQR_TORUS_H
+#define DQR_TORUS_H
+
+#include "dqr_ctx.h"
+#include "shape/grid_shape.h"
+
+/* 1 when a torus may go on layers: OpenSM programs SL2VL (qos TRUE). */
+int dqr_torus_wanted(const struct dqr_ctx *ctx);
+
+/*
+ * Layers for e-cube tables t of torus *g (described by desc) on f, into
+ * ctx->torus_tl, and *g into ctx->torus_grid (*g set NULL), for
+ * dqr_start_after_base().  1 when they cannot be had (no ring of 3 or
+ * more, too few VLs, out of memory: logged), and the caller routes the
+ * torus as a mesh on one VL.
+ */
+int dqr_torus_take(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		   struct dqr_grid **g, const struct dqr_lfts *t,
+		   const char *desc);
+
+/* The layers made by dqr_torus_route() and not yet started: dropped. */
+void dqr_torus_drop(struct dqr_ctx *ctx);
+
+/* Our path_sl and update_sl2vl while a torus on layers is routed. */
+void dqr_torus_hook(struct dqr_ctx *ctx);
+
+/* What the plug-in did in every layer for this reconfiguration. */
+void dqr_torus_log_repair(struct dqr_ctx *ctx);
+
+#endif
