@@ -349,29 +349,36 @@ static int layered_list(struct dqr_torus_layers *tl, const struct edges *x,
 
 /*
  * Which way the tables take a ring of even size when both are equally
- * short (lib's e-cube: upwards), from one such route: the SLs follow it.
+ * short (lib's e-cube: upwards), by the majority of every tie's first hop
+ * in t: the SLs follow it, and a repair that moved a few of them leaves
+ * the SLs those of the base routing.
  */
 static void ties_of(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 		    const struct dqr_lfts *t)
 {
 	const struct dqr_grid_nbrs *n = &tl->n;
 	uint32_t s, d, i;
+	long vote;
 	unsigned k;
 	uint16_t lid;
+	uint8_t p;
 
 	for (k = 0; k < n->ndims; k++) {
 		if (!tl->ring_bit[k] || n->dims[k] % 2)
 			continue;
-		for (s = 0; s < n->num_switches &&
-		     dqr_grid_coord(n, s, k); s++)
-			;
-		for (d = s, i = 0; d != DQR_NONE && i < n->dims[k] / 2; i++)
-			d = n->sw[dqr_grid_slot(d, k, 0)];
-		if (s == n->num_switches || d == DQR_NONE)
-			continue;
-		lid = f->ports[dqr_port_index(f, f->switches[d], 0)].base_lid;
-		tl->tie_minus[k] = dqr_lft_get(t, s, lid) ==
-				   n->port[dqr_grid_slot(s, k, 1)];
+		for (vote = 0, s = 0; s < n->num_switches; s++) {
+			for (d = s, i = 0; d != DQR_NONE &&
+			     i < n->dims[k] / 2; i++)
+				d = n->sw[dqr_grid_slot(d, k, 0)];
+			if (d == DQR_NONE)
+				continue;
+			lid = f->ports[dqr_port_index(f, f->switches[d],
+						      0)].base_lid;
+			p = dqr_lft_get(t, s, lid);
+			vote += p == n->port[dqr_grid_slot(s, k, 1)];
+			vote -= p == n->port[dqr_grid_slot(s, k, 0)];
+		}
+		tl->tie_minus[k] = vote > 0;
 	}
 }
 
@@ -464,39 +471,6 @@ out:
 	return 0;
 }
 
-/*
- * ties_of() by the majority of every tie's first hop in t: a repair
- * moves a few of them, and the SLs stay those of the base routing.
- */
-static void ties_voted(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
-		       const struct dqr_lfts *t)
-{
-	const struct dqr_grid_nbrs *n = &tl->n;
-	uint32_t s, d, i;
-	long vote;
-	unsigned k;
-	uint16_t lid;
-	uint8_t p;
-
-	for (k = 0; k < n->ndims; k++) {
-		if (!tl->ring_bit[k] || n->dims[k] % 2)
-			continue;
-		for (vote = 0, s = 0; s < n->num_switches; s++) {
-			for (d = s, i = 0; d != DQR_NONE &&
-			     i < n->dims[k] / 2; i++)
-				d = n->sw[dqr_grid_slot(d, k, 0)];
-			if (d == DQR_NONE)
-				continue;
-			lid = f->ports[dqr_port_index(f, f->switches[d],
-						      0)].base_lid;
-			p = dqr_lft_get(t, s, lid);
-			vote += p == n->port[dqr_grid_slot(s, k, 1)];
-			vote -= p == n->port[dqr_grid_slot(s, k, 0)];
-		}
-		tl->tie_minus[k] = vote > 0;
-	}
-}
-
 int dqr_torus_layers_judge_new(const struct dqr_fabric *f,
 			       const struct dqr_grid *g,
 			       const struct dqr_lfts *t,
@@ -506,7 +480,7 @@ int dqr_torus_layers_judge_new(const struct dqr_fabric *f,
 	*out = layers_alloc(f, g, err, errlen);
 	if (!*out)
 		return -1;
-	ties_voted(*out, f, t);
+	ties_of(*out, f, t);
 	return 0;
 }
 

@@ -67,11 +67,16 @@ void print_load_json(const struct check_load *l);
 struct dqr_vl_layers *vl_build(const struct dqr_fabric *f,
 			       const struct dqr_lfts *t,
 			       struct dqr_vl_stats *st);
-int vl_dump(const struct dqr_fabric *f, const struct dqr_vl_layers *v,
-	    const char *path, const char *topo, const char *lfts);
+/* What --vl-dump writes of some layers: vl.c's or torus.c's. */
+typedef void layers_dump_fn(FILE *out, const struct dqr_fabric *f,
+			    const void *layers, const char *topo,
+			    const char *lfts);
+layers_dump_fn vl_dump_write;
+int layers_dump(const char *path, layers_dump_fn *write,
+		const struct dqr_fabric *f, const void *layers,
+		const char *topo, const char *lfts);
 unsigned vl_source_lid(const struct dqr_fabric *f, uint32_t port);
-int vl_ok(const struct dqr_verify_report *r, unsigned kinds,
-	  const struct dqr_vl_stats *st);
+int verify_ok_but_cycle(const struct dqr_verify_report *r, unsigned kinds);
 void print_vl_text(const struct dqr_fabric *f,
 		   const struct dqr_vl_layers *v,
 		   const struct dqr_vl_stats *st);
@@ -91,10 +96,7 @@ struct torus_stats {
 struct dqr_torus_layers *torus_build(const struct dqr_fabric *f,
 				     const struct dqr_lfts *t,
 				     struct torus_stats *st);
-int torus_dump(const struct dqr_fabric *f, const struct dqr_torus_layers *tl,
-	       const char *path, const char *topo, const char *lfts);
-int torus_ok(const struct dqr_verify_report *r, unsigned kinds,
-	     const struct torus_stats *st);
+layers_dump_fn torus_dump_write;
 void print_torus_text(const struct dqr_verify_report *r,
 		      const struct torus_stats *st);
 void print_torus_json(const struct dqr_verify_report *r,

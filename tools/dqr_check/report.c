@@ -128,14 +128,15 @@ int run_report(const struct check_opts *o, const struct check_input *in)
 	}
 	if (o->vl) {
 		v = vl_build(f, in->t, &vst);
-		if (!v || (o->vl_dump && vl_dump(f, v, o->vl_dump, o->topo,
-						 o->lfts)))
+		if (!v || (o->vl_dump && layers_dump(o->vl_dump, vl_dump_write,
+						     f, v, o->topo, o->lfts)))
 			goto out;
 	}
 	if (o->torus) {
 		tl = torus_build(f, in->t, &tst);
-		if (!tl || (o->vl_dump && torus_dump(f, tl, o->vl_dump,
-						     o->topo, o->lfts)))
+		if (!tl || (o->vl_dump &&
+			    layers_dump(o->vl_dump, torus_dump_write, f, tl,
+					o->topo, o->lfts)))
 			goto out;
 	}
 	if (dqr_verify(f, in->t, &r, NULL)) {
@@ -143,10 +144,12 @@ int run_report(const struct check_opts *o, const struct check_input *in)
 		goto out;
 	}
 	if (o->torus)
-		ok = torus_ok(&r, o->kinds, &tst);
+		ok = verify_ok_but_cycle(&r, o->kinds) && tst.v.acyclic;
+	else if (o->vl)
+		ok = verify_ok_but_cycle(&r, o->kinds) &&
+		     vst.deadlock_free;
 	else
-		ok = o->vl ? vl_ok(&r, o->kinds, &vst) :
-		     dqr_verify_ok(&r, o->kinds);
+		ok = dqr_verify_ok(&r, o->kinds);
 	/* text with layers: the verdict comes after them */
 	if (!o->json && (o->vl || o->torus) &&
 	    print_report_body(f, &r, o->kinds)) {

@@ -8,7 +8,6 @@
  * voted by the tables, so that tables read back after repairs (no longer
  * e-cube) are still judged on the layers their SLs were given by.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -107,10 +106,10 @@ static void sl2vl_put(FILE *out, unsigned layers)
 	putc('\n', out);
 }
 
-static void torus_dump_write(FILE *out, const struct dqr_fabric *f,
-			     const struct dqr_torus_layers *tl,
-			     const char *topo, const char *lfts)
+void torus_dump_write(FILE *out, const struct dqr_fabric *f,
+		      const void *tl_any, const char *topo, const char *lfts)
 {
+	const struct dqr_torus_layers *tl = tl_any;
 	unsigned in, q, slid, lid, layers = dqr_torus_layers_count(tl);
 	uint32_t sw, n, port, s, d;
 
@@ -160,40 +159,6 @@ static void torus_dump_write(FILE *out, const struct dqr_fabric *f,
 				dqr_torus_layers_sl(tl, s, d));
 		}
 	}
-}
-
-/* Writes --vl-dump's file; 0, or -1 after a message. */
-int torus_dump(const struct dqr_fabric *f, const struct dqr_torus_layers *tl,
-	       const char *path, const char *topo, const char *lfts)
-{
-	FILE *out = fopen(path, "w");
-	int bad;
-
-	if (!out) {
-		fprintf(stderr, "dqr-check: --vl-dump: cannot open %s: %s\n",
-			path, strerror(errno));
-		return -1;
-	}
-	torus_dump_write(out, f, tl, topo, lfts);
-	bad = ferror(out) ? EIO : 0;
-	if (fclose(out))
-		bad = errno;
-	if (bad) {
-		fprintf(stderr, "dqr-check: --vl-dump: cannot write %s: %s\n",
-			path, strerror(bad));
-		return -1;
-	}
-	return 0;
-}
-
-/* The report's verdict without its one-VL cycle: the layers decide. */
-int torus_ok(const struct dqr_verify_report *r, unsigned kinds,
-	     const struct torus_stats *st)
-{
-	struct dqr_verify_report one = *r;
-
-	one.cycle_found = 0;
-	return dqr_verify_ok(&one, kinds) && st->v.acyclic;
 }
 
 static unsigned popcount(uint32_t x)

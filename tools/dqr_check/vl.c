@@ -69,10 +69,10 @@ unsigned vl_source_lid(const struct dqr_fabric *f, uint32_t port)
 	return p->base_lid;
 }
 
-static void vl_dump_write(FILE *out, const struct dqr_fabric *f,
-			  const struct dqr_vl_layers *v, const char *topo,
-			  const char *lfts)
+void vl_dump_write(FILE *out, const struct dqr_fabric *f, const void *layers,
+		   const char *topo, const char *lfts)
 {
+	const struct dqr_vl_layers *v = layers;
 	uint8_t vl[DQR_VL_NUM_SL];
 	uint32_t sw, n, port, lid;
 	unsigned in, q, slid, sl;
@@ -131,9 +131,10 @@ static void vl_dump_write(FILE *out, const struct dqr_fabric *f,
 	}
 }
 
-/* Writes --vl-dump's file; 0, or -1 after a message. */
-int vl_dump(const struct dqr_fabric *f, const struct dqr_vl_layers *v,
-	    const char *path, const char *topo, const char *lfts)
+/* Writes --vl-dump's file with write(); 0, or -1 after a message. */
+int layers_dump(const char *path, layers_dump_fn *write,
+		const struct dqr_fabric *f, const void *layers,
+		const char *topo, const char *lfts)
 {
 	FILE *out = fopen(path, "w");
 	int bad;
@@ -143,7 +144,7 @@ int vl_dump(const struct dqr_fabric *f, const struct dqr_vl_layers *v,
 			path, strerror(errno));
 		return -1;
 	}
-	vl_dump_write(out, f, v, topo, lfts);
+	write(out, f, layers, topo, lfts);
 	/* ferror() keeps no errno; fclose() flushes the rest and does */
 	bad = ferror(out) ? EIO : 0;
 	if (fclose(out))
@@ -157,16 +158,15 @@ int vl_dump(const struct dqr_fabric *f, const struct dqr_vl_layers *v,
 }
 
 /*
- * dqr_verify_ok() without the one-layer cycle: with --vl-layers the two
- * VLs decide deadlock freedom.
+ * dqr_verify_ok() without the one-layer cycle: with layers, their VLs
+ * decide deadlock freedom.
  */
-int vl_ok(const struct dqr_verify_report *r, unsigned kinds,
-	  const struct dqr_vl_stats *st)
+int verify_ok_but_cycle(const struct dqr_verify_report *r, unsigned kinds)
 {
 	struct dqr_verify_report one = *r;
 
 	one.cycle_found = 0;
-	return dqr_verify_ok(&one, kinds) && st->deadlock_free;
+	return dqr_verify_ok(&one, kinds);
 }
 
 void print_vl_text(const struct dqr_fabric *f,
