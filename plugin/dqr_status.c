@@ -118,6 +118,13 @@ static int verdict(const struct dqr_ctx *ctx, char *buf, size_t len)
 			 "of the re-routing layer");
 		return 1;
 	}
+	if (ctx->recon_ready && ctx->recon.tl &&
+	    ctx->torus_verdict.acyclic) {
+		snprintf(buf, len, "loop free; deadlock free on the %u VLs "
+			 "of the torus's e-cube layers",
+			 dqr_torus_layers_count(ctx->recon.tl));
+		return 1;
+	}
 	if (!ctx->ml_active && dqr_bases_layered(&ctx->bases)) {
 		snprintf(buf, len, "loop free; a cycle of %u channels on one "
 			 "layer, left to the base engine's SLs, which the "

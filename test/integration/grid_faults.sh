@@ -240,6 +240,18 @@ expect_ok() {
 	it_log "ok: $1: ${l#* dqr: }" | cut -c1-200
 }
 
+# status_safe WHAT: dqr-status calls the tables handed over safe (on a
+# torus's layers: deadlock free on their VLs, not a one-VL cycle).
+status_safe() {
+	local v
+
+	v=$(sed -n 's/^verdict: //p' "$W/dqr-status")
+	grep -qx "tables: safe" "$W/dqr-status" ||
+		it_fail "$1: dqr-status: $(grep '^tables: ' "$W/dqr-status")" \
+			"($v)"
+	it_log "ok: $1: dqr-status: tables safe ($v)"
+}
+
 # link_fault I CABLE PREV: Unlink one end of CABLE, judge read-back faultI.
 link_fault() {
 	local i=$1 end=${2%% *} nr np used from
@@ -260,6 +272,7 @@ link_fault() {
 			tail -1 | sed 's/^.* dqr: //')"
 	fi
 	judge "fault$i"
+	status_safe "fault $i"
 	replay_step "fault$i" "$3"
 }
 
@@ -300,6 +313,7 @@ grep -Eq "dqr: base (dor|ecube) \(auto" "$W/osm.log" ||
 it_log "plugin: $(grep 'dqr: shape: ' "$W/osm.log" | head -1 |
 	sed 's/^.* dqr: //')"
 judge start
+status_safe start
 # one VL, every path on SL 0 (with qos TRUE too: the routing is the same,
 # and OpenSM's default SL2VL maps SL 0 to VL 0); on layers the SL
 # dqr-check computed; the SA's answer for a few pairs
