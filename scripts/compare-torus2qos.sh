@@ -1,7 +1,8 @@
 #!/bin/bash
-# compare-torus2qos.sh - osm-dqr with its defaults against stock OpenSM's
-# torus-2QoS on the same emulated 2D torus and the same link faults
-# (issue 12).  A measurement, not a test: it is not part of make check.
+# compare-torus2qos.sh - osm-dqr with its defaults, and with qos TRUE,
+# against stock OpenSM's torus-2QoS on the same emulated 2D torus and
+# the same link faults.  A measurement, not a test: it is not part of
+# make check.
 #
 # Run from a build tree (configured and built; tools/dqr-check and the
 # plugin are taken from it), with ibsim, opensm, infiniband-diags and
@@ -332,11 +333,15 @@ run_torus2qos() {
 	it_stop_ibsim
 }
 
+# run_dqr NAME [OPENSM.CONF LINE]: the plugin with the two lines only
+# (osm-dqr: a torus routed as a mesh on one VL), or with one more
+# (dqr-qos: "qos TRUE", e-cube on virtual layers).
 run_dqr() {
-	local t
+	local t name=$1
 
+	shift
 	it_start_ibsim "$W/gen.net"
-	it_write_conf
+	it_write_conf "$@"
 	it_start_opensm
 	it_wait_log "dqr: base " 1
 	it_settle
@@ -344,11 +349,11 @@ run_dqr() {
 		sed 's/^.*-> //')"
 	# the stages of the faults only, not those of the first routing
 	rm -f "$W/dqr-transition.dump"
-	measure osm-dqr start "" 0
+	measure "$name" start "" 0
 	t="dqr: transition [0-9]+ complete"
-	fault osm-dqr 1 "$FAULT1" "$t"
-	fault osm-dqr 2 "$FAULT2" "$t"
-	it_stop_opensm dqr.log
+	fault "$name" 1 "$FAULT1" "$t"
+	fault "$name" 2 "$FAULT2" "$t"
+	it_stop_opensm "$name.log"
 	it_stop_ibsim
 }
 
@@ -358,7 +363,8 @@ ibdm_require
 it_gen_net "$GEN"
 it_log "$(head -1 "$W/gen.net" | sed 's/^# //'); faults $FAULT1, $FAULT2"
 run_torus2qos
-run_dqr
+run_dqr osm-dqr
+run_dqr dqr-qos "qos TRUE"
 echo
 echo "hops: mean/max over all pairs; entries, SLs: changed against the"
 echo "state before; unreach: pairs"

@@ -87,6 +87,22 @@ expect 0 "withdrew them before the cable came up: [1-9]" -- $soak \
 # a flap's return interrupts transitions; proved plans and drains judged
 expect 0 '"cut":[1-9][0-9]*,.*"drain_checks":[1-9]' -- $soak \
 	--fabric kary:4,3 --seed 1 --json
+# --soak --torus-layers: the same events on a torus's virtual layers,
+# through recon's layered mode; every transition planned with the
+# layered list (also after a restart from the original tables, whose
+# list never knew the tables held) and every stage union replayed per
+# layer.  Updates, restarts, fallbacks, proofs and withdrawals all occur;
+# no union or state may fail (exit 1)
+tsoak="--soak --torus-layers --fabric torus:5x3 --runs 20"
+expect 0 "^unsafe: 0$" -- $tsoak
+verdict="^per layer: states verified [1-9][0-9]*, failed 0; stage unions"
+expect 0 "$verdict replayed [1-9][0-9]*, failed 0;" -- $tsoak
+expect 0 "update [1-9][0-9]*, restart [1-9][0-9]*, fallback [1-9]" -- \
+	$tsoak
+expect 0 "proved [1-9][0-9]*, planner 0, withdrawn [1-9]" -- $tsoak
+expect 0 "^unreachable connected pairs: 0 " -- $tsoak
+expect 2 "torus-layers: mesh:4x4: no ring of 3 switches or more" -- \
+	--soak --torus-layers --fabric mesh:4x4 --runs 2
 set -f		# NAME[PORT] is no glob
 # --what-if: one named fault answered as the plugin answers it.  The
 # cable sw-L1-0000[5] of kary:4,3 (ftree-mod): 469 routes cut, 98

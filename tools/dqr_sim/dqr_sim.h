@@ -267,6 +267,91 @@ int bench(struct sim *s);
 int soak(struct sim *s);
 
 /*
+ * What soak.c shares with soak_torus.c (--soak --torus-layers): the
+ * events and their tally are soak.c's, the answer on a torus's virtual
+ * layers and its judgement soak_torus.c's, and below both soak_run.c
+ * holds a run's messages, cabling and tables held.
+ */
+enum soak_ev { EV_LINK, EV_SWITCH, EV_RETURN, EV_FLAP, EV_NUM };
+
+/* how the plugin answered a change of cabling */
+enum soak_answer { AN_UPDATE, AN_RESTART, AN_FALLBACK, AN_FULL, AN_NUM };
+
+struct soak_tally {
+	uint64_t events[EV_NUM];
+	uint64_t answers[AN_NUM];
+	uint64_t changes;		/* changes of cabling answered */
+	uint64_t split;			/* ... leaving the fabric split */
+	uint64_t transitions, proved, planner, withdrawn, refused;
+	uint64_t unchanged;		/* the new tables are the old */
+	uint64_t cut;			/* left mid-way by a flap's return */
+	uint64_t stages, drains, drain_checks;
+	uint64_t states, unions;	/* tables and stage unions judged */
+	uint64_t states_failed, unions_failed;	/* --torus-layers */
+	uint64_t unproved;		/* ... withdrawn although the list
+					 * was given: the proof failed */
+	uint64_t proved_restart;	/* ... proved after a restart, on a
+					 * list that never knew the held */
+	uint64_t unsafe;		/* states that can loop or deadlock */
+	uint64_t held_bad;		/* tables held bad on the new cabling */
+	uint64_t first_withdrawn;	/* ... stage 1 withdrew before the
+					 * cable came up */
+	uint64_t unreachable;		/* connected pairs, summed */
+	uint64_t unreachable_states;
+	uint64_t dead_port_entries;
+	uint64_t failures;		/* all of the above that are bugs */
+	double ms_plan, ms_judge, ms_wall;
+	/* the first failure, for the summary */
+	uint32_t first_run, first_event;
+	char first[512];
+};
+
+/* One run's state. */
+struct soak_run {
+	struct sim *s;
+	struct soak_tally *t;
+	uint32_t run;
+	unsigned event;			/* from 1 */
+	uint64_t rng;
+	uint8_t *cable_down;		/* per s->sc.cand */
+	uint8_t *node_down;		/* per node of the input fabric */
+	uint32_t *parent;		/* scratch for fabric_split */
+	struct dqr_recon r;
+	struct dqr_lfts *held;		/* what the switches hold */
+	int held_is_recon;		/* recon's, its list holds them */
+	int dead;			/* no tables: the run stops */
+	int restarted;			/* --torus-layers: fell back, the
+					 * run starts again intact */
+	char *log;			/* the events so far, for messages */
+	size_t log_len, log_cap;
+};
+
+struct dqr_plan;
+
+/* soak_run.c */
+void soak_log(struct soak_run *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void soak_complain(struct soak_run *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+struct dqr_fabric *soak_cabling(const struct soak_run *w);
+int soak_same_tables(const struct dqr_lfts *a, const struct dqr_lfts *b);
+struct dqr_lfts *soak_state_before(const struct dqr_lfts *from,
+				   const struct dqr_plan *p, uint32_t k);
+/* the switches take p, all of it or (cut) some stages; 0 or -1 */
+int soak_upload(struct soak_run *w, const struct dqr_plan *p, int cut);
+
+/*
+ * soak_torus.c: soak_torus_check() whether the input is a torus e-cube
+ * can layer (0, else 2 with a message; *layers their number);
+ * soak_torus_start() a run's start (recon on the layers, held = its
+ * tables); soak_torus_react() soak.c's react() on the layers.  0, or -1
+ * when out of memory.
+ */
+int soak_torus_check(struct sim *s, unsigned *layers);
+int soak_torus_start(struct soak_run *w);
+int soak_torus_react(struct soak_run *w, int cut);
+
+/*
  * whatif.c: what_if_setup() before start() (the plugin's options decide
  * the reroute's); what_if() the exit status (0 every fault survived, 1
  * not, 2 bad name or file), -1 when out of memory.

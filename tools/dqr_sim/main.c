@@ -106,7 +106,8 @@ static void usage(FILE *out)
 "                       flaps) answered as the plugin answers them, every\n"
 "                       transition planned as it plans and judged stage by\n"
 "                       stage; --runs (default 200) of --faults events\n"
-"                       (default 8); exit 1 on any unsafe state\n"
+"                       (default 8); exit 1 on any unsafe state; with\n"
+"                       --torus-layers on the layers, through recon\n"
 "what if:\n"
 "  --what-if NAME       what one fault would change, answered as the\n"
 "                       plugin answers it: NAME[PORT] the cable at that\n"
@@ -338,13 +339,13 @@ static int check_input_options(const struct sim_opts *o)
 		{ o->what_if && strcmp(o->what_if, "all") &&
 		  (o->data_path || o->ca_links),
 		  "--data and --ca-links apply to --what-if all only" },
-		{ o->torus_layers && (!o->spec || o->soak || o->bench ||
+		{ o->torus_layers && (!o->spec || o->bench ||
 				      o->what_if || o->vl_layers ||
 				      o->unroute_sw || o->mode_set ||
 				      o->turns_set || o->json ||
 				      o->verify != VERIFY_DEFAULT),
 		  "--torus-layers takes a generated torus (--fabric) and "
-		  "judges every state: no --soak, --bench, --what-if, "
+		  "judges every state: no --bench, --what-if, "
 		  "--vl-layers, --dqr-switch-lids, --mode, --turns, --json "
 		  "or --verify" },
 		{ o->torus_layers && o->routing_set &&
@@ -468,7 +469,7 @@ static int execute(struct sim *s)
 	if (scale_build(&s->sc, s->in.f, s->o->ca_links))
 		goto nomem;
 	if (s->o->torus_layers)
-		return torus_layers_sim(s);
+		return s->o->soak ? soak(s) : torus_layers_sim(s);
 	if (s->o->what_if && what_if_setup(s))
 		return 2;
 	ret = start(s);

@@ -31,10 +31,11 @@
  * the mix the switches hold, without the channel list.
  *
  * One VL: --vl-layers is refused with --soak (the layered plans and
- * their per-VL judgement are dqr-check's business).
+ * their per-VL judgement are dqr-check's business).  A torus by e-cube
+ * on virtual layers (--torus-layers) takes the same events, answered
+ * and judged per layer by soak_torus.c.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,110 +48,15 @@
 #include "verify/verify_print.h"
 #include "dqr_sim.h"
 
-enum ev_kind { EV_LINK, EV_SWITCH, EV_RETURN, EV_FLAP, EV_NUM };
-
 static const char *const ev_names[EV_NUM] = {
 	"link-fail", "switch-fail", "return", "flap",
 };
-
-/* how the plugin answered a change of cabling */
-enum answer { AN_UPDATE, AN_RESTART, AN_FALLBACK, AN_FULL, AN_NUM };
 
 static const char *const an_names[AN_NUM] = {
 	"update", "restart", "fallback", "full",
 };
 
-struct soak_tally {
-	uint64_t events[EV_NUM];
-	uint64_t answers[AN_NUM];
-	uint64_t changes;		/* changes of cabling answered */
-	uint64_t split;			/* ... leaving the fabric split */
-	uint64_t transitions, proved, planner, withdrawn, refused;
-	uint64_t unchanged;		/* the new tables are the old */
-	uint64_t cut;			/* left mid-way by a flap's return */
-	uint64_t stages, drains, drain_checks;
-	uint64_t states, unions;	/* tables and stage unions judged */
-	uint64_t unsafe;		/* states that can loop or deadlock */
-	uint64_t held_bad;		/* tables held bad on the new cabling */
-	uint64_t first_withdrawn;	/* ... stage 1 withdrew before the
-					 * cable came up */
-	uint64_t unreachable;		/* connected pairs, summed */
-	uint64_t unreachable_states;
-	uint64_t dead_port_entries;
-	uint64_t failures;		/* all of the above that are bugs */
-	double ms_plan, ms_judge, ms_wall;
-	/* the first failure, for the summary */
-	uint32_t first_run, first_event;
-	char first[512];
-};
-
-/* One run's state. */
-struct soak_run {
-	struct sim *s;
-	struct soak_tally *t;
-	uint32_t run;
-	unsigned event;			/* from 1 */
-	uint64_t rng;
-	uint8_t *cable_down;		/* per s->sc.cand */
-	uint8_t *node_down;		/* per node of the input fabric */
-	uint32_t *parent;		/* scratch for fabric_split */
-	struct dqr_recon r;
-	struct dqr_lfts *held;		/* what the switches hold */
-	int held_is_recon;		/* recon's, its list holds them */
-	int dead;			/* no tables: the run stops */
-	char *log;			/* the events so far, for messages */
-	size_t log_len, log_cap;
-};
-
 /* ------------------------------------------------------------ messages */
-
-static void log_add(struct soak_run *w, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-	size_t n;
-	char *p;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	n = strlen(buf);
-	if (w->log_len + n + 1 > w->log_cap) {
-		size_t cap = (w->log_cap + n + 1) * 2;
-
-		p = realloc(w->log, cap);
-		if (!p)
-			return;	/* the message loses the sequence, no more */
-		w->log = p;
-		w->log_cap = cap;
-	}
-	memcpy(w->log + w->log_len, buf, n + 1);
-	w->log_len += n;
-}
-
-/*
- * A failure: counted, said on standard error with everything needed to
- * replay it (seed, run, the events so far), and the first one kept.
- */
-static void complain(struct soak_run *w, const char *fmt, ...)
-{
-	struct soak_tally *t = w->t;
-	char what[384];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	t->failures++;
-	fprintf(stderr, PROG ": SOAK FAILURE: %s, seed %" PRIu64 ", run %u, "
-		"event %u: %s; events:%s\n", w->s->in.name, w->s->o->seed,
-		w->run, w->event, what, w->log ? w->log : "");
-	if (t->failures == 1) {
-		t->first_run = w->run;
-		t->first_event = w->event;
-		snprintf(t->first, sizeof(t->first), "%s", what);
-	}
-}
 
 static const char *node_name(const struct sim *s, uint32_t node)
 {
@@ -158,31 +64,6 @@ static const char *node_name(const struct sim *s, uint32_t node)
 }
 
 /* ------------------------------------------------------------ cabling */
-
-/* The input fabric without the failed cables and switches. */
-static struct dqr_fabric *cabling(const struct soak_run *w)
-{
-	const struct dqr_fabric *in = w->s->in.f;
-	struct dqr_fabric *f = dqr_fabric_clone(in);
-	uint32_t i, port;
-	unsigned pn;
-
-	if (!f)
-		return NULL;
-	for (i = 0; i < w->s->sc.num_cand; i++)
-		if (w->cable_down[i])
-			dqr_fabric_unlink_port(f, w->s->sc.cand[i]);
-	for (i = 0; i < in->num_nodes; i++) {
-		if (!w->node_down[i])
-			continue;
-		for (pn = 1; pn <= in->nodes[i].num_ports; pn++) {
-			port = dqr_port_index(f, i, pn);
-			if (dqr_peer_port(f, port) != DQR_NONE)
-				dqr_fabric_unlink_port(f, port);
-		}
-	}
-	return f;
-}
 
 static int intact(const struct soak_run *w)
 {
@@ -268,15 +149,15 @@ static void describe_item(struct soak_run *w, int is_switch, uint32_t item,
 	uint32_t port, peer;
 
 	if (is_switch) {
-		log_add(w, " %u. switch %s %s;", w->event,
-			node_name(w->s, item), how);
+		soak_log(w, " %u. switch %s %s;", w->event,
+			 node_name(w->s, item), how);
 		return;
 	}
 	port = w->s->sc.cand[item];
 	peer = dqr_peer_port(f, port);
-	log_add(w, " %u. link %s/%u-%s/%u %s;", w->event,
-		node_name(w->s, f->ports[port].node), f->ports[port].num,
-		node_name(w->s, f->ports[peer].node), f->ports[peer].num, how);
+	soak_log(w, " %u. link %s/%u-%s/%u %s;", w->event,
+		 node_name(w->s, f->ports[port].node), f->ports[port].num,
+		 node_name(w->s, f->ports[peer].node), f->ports[peer].num, how);
 }
 
 /*
@@ -304,36 +185,6 @@ static void set_item(struct soak_run *w, int is_switch, uint32_t item,
 
 /* ------------------------------------------------------------ tables */
 
-static int same_tables(const struct dqr_lfts *a, const struct dqr_lfts *b)
-{
-	uint32_t sw, lid, n = a->lid_count > b->lid_count ? a->lid_count :
-			      b->lid_count;
-
-	if (a->num_switches != b->num_switches)
-		return 0;
-	for (sw = 0; sw < a->num_switches; sw++)
-		for (lid = 0; lid < n; lid++)
-			if (dqr_lft_get(a, sw, lid) != dqr_lft_get(b, sw, lid))
-				return 0;
-	return 1;
-}
-
-/* from with the entries of p's stages before stage k applied */
-static struct dqr_lfts *state_before(const struct dqr_lfts *from,
-				     const struct dqr_plan *p, uint32_t k)
-{
-	struct dqr_lfts *t = dqr_lfts_clone(from);
-	uint32_t i;
-
-	if (!t)
-		return NULL;
-	for (i = 0; i < p->stage_off[k]; i++)
-		if (p->entries[i].lid < t->lid_count)
-			dqr_lft_set(t, p->entries[i].sw, p->entries[i].lid,
-				    p->entries[i].new_port);
-	return t;
-}
-
 /*
  * The new tables on the cabling they serve.  0, or -1 when out of
  * memory; failures are counted and said.
@@ -352,20 +203,20 @@ static int judge_tables(struct soak_run *w, const struct dqr_fabric *f,
 		lost += v.unreachable[k] - v.disconnected[k];
 	if (v.loop_entries || v.cycle_found) {
 		w->t->unsafe++;
-		complain(w, "UNSAFE new tables: %" PRIu64 " entries on a "
-			 "forwarding loop, %s", v.loop_entries,
-			 v.cycle_found ? "a dependency cycle" : "acyclic");
+		soak_complain(w, "UNSAFE new tables: %" PRIu64 " entries on a "
+			      "forwarding loop, %s", v.loop_entries,
+			      v.cycle_found ? "a dependency cycle" : "acyclic");
 	}
 	if (lost) {
 		w->t->unreachable += lost;
 		w->t->unreachable_states++;
-		complain(w, "%" PRIu64 " pairs a cable path joins are "
-			 "unreachable in the new tables", lost);
+		soak_complain(w, "%" PRIu64 " pairs a cable path joins are "
+			      "unreachable in the new tables", lost);
 	}
 	if (v.dead_port_entries) {
 		w->t->dead_port_entries += v.dead_port_entries;
-		complain(w, "%" PRIu64 " entries of the new tables name a "
-			 "port without a cable", v.dead_port_entries);
+		soak_complain(w, "%" PRIu64 " entries of the new tables name a "
+			      "port without a cable", v.dead_port_entries);
 	}
 	dqr_verify_report_free(&v);
 	return 0;
@@ -417,11 +268,11 @@ static int judge_first_withdrawal(struct soak_run *w,
 
 	if (!p->num_stages || !dqr_plan_stage_withdraws(p, 0)) {
 		w->t->unsafe++;
-		complain(w, "UNSAFE: the tables held are bad on this cabling "
-			 "and stage 1 does not only withdraw");
+		soak_complain(w, "UNSAFE: the tables held are bad on this "
+			      "cabling and stage 1 does not only withdraw");
 		return 1;
 	}
-	s1 = state_before(w->held, p, 1);
+	s1 = soak_state_before(w->held, p, 1);
 	if (!s1 || dqr_verify(f, s1, &v, NULL)) {
 		dqr_lfts_free(s1);
 		return -1;
@@ -430,8 +281,9 @@ static int judge_first_withdrawal(struct soak_run *w,
 	dqr_verify_report_free(&v);
 	if (bad) {
 		w->t->unsafe++;
-		complain(w, "UNSAFE: after stage 1's withdrawal the tables "
-			 "still loop or are cyclic when the cable comes up");
+		soak_complain(w, "UNSAFE: after stage 1's withdrawal the "
+			      "tables still loop or are cyclic when the "
+			      "cable comes up");
 		dqr_lfts_free(s1);
 		return 1;
 	}
@@ -469,14 +321,14 @@ static int judge_plan_from(struct soak_run *w, const struct dqr_fabric *f,
 			continue;
 		dqr_format_verdict(f, &sr->v, why, sizeof(why));
 		t->unsafe++;
-		complain(w, "UNSAFE stage %u of %u: its union %s", i + 1,
-			 rr.num_stages, why);
+		soak_complain(w, "UNSAFE stage %u of %u: its union %s", i + 1,
+			      rr.num_stages, why);
 	}
 	if (rr.mismatches)
-		complain(w, "the plan's old ports are not what %" PRIu64
-			 " entries held", rr.mismatches);
-	if (!end || !same_tables(end, after))
-		complain(w, "the plan does not end at the new tables");
+		soak_complain(w, "the plan's old ports are not what %" PRIu64
+			      " entries held", rr.mismatches);
+	if (!end || !soak_same_tables(end, after))
+		soak_complain(w, "the plan does not end at the new tables");
 	dqr_replay_report_release(&rr);
 	dqr_lfts_free(end);
 	lax = dqr_plan_laxer_drains(f, from, p, &t->drain_checks);
@@ -484,8 +336,9 @@ static int judge_plan_from(struct soak_run *w, const struct dqr_fabric *f,
 		return -1;
 	if (lax) {
 		t->unsafe += (uint64_t)lax;
-		complain(w, "UNSAFE: %" PRId64 " stages of %u flagged to need "
-			 "no drain need one", lax, p->num_stages);
+		soak_complain(w, "UNSAFE: %" PRId64 " stages of %u flagged "
+			      "to need no drain need one", lax,
+			      p->num_stages);
 	}
 	return 0;
 }
@@ -539,7 +392,7 @@ static int full_routing(struct soak_run *w, const struct dqr_fabric *cur)
 		if (updn) {
 			if (dqr_ref_route(cur, NULL, NULL, DQR_REF_UPDN, &base,
 					  err, sizeof(err))) {
-				complain(w, "up*/down* failed: %s", err);
+				soak_complain(w, "up*/down* failed: %s", err);
 				return 1;
 			}
 		} else {
@@ -559,12 +412,13 @@ static int full_routing(struct soak_run *w, const struct dqr_fabric *cur)
 	if (ret == DQR_RECON_CYCLIC) {
 		dqr_recon_release(&w->r);
 		memset(&w->r, 0, sizeof(w->r));
-		complain(w, "DQR cannot start: up*/down* is cyclic");
+		soak_complain(w, "DQR cannot start: up*/down* is cyclic");
 		return 1;
 	}
 	if (ret == DQR_RECON_FAILED || res.rs.holes)
-		complain(w, "DQR's start left %" PRIu64 " connected entries "
-			 "without a legal route", res.rs.failed + res.rs.holes);
+		soak_complain(w, "DQR's start left %" PRIu64 " connected "
+			      "entries without a legal route",
+			      res.rs.failed + res.rs.holes);
 	return 0;
 }
 
@@ -579,7 +433,7 @@ static int answer(struct soak_run *w, struct dqr_fabric **f,
 {
 	struct dqr_recon_result res;
 	struct dqr_topo_diff d;
-	struct dqr_fabric *cur = cabling(w), *proj;
+	struct dqr_fabric *cur = soak_cabling(w), *proj;
 	int code, an;
 
 	*f = NULL;
@@ -658,11 +512,11 @@ static int react(struct soak_run *w, int cut)
 	struct dqr_dyn_order *cl;
 	struct dqr_fabric *f;
 	struct dqr_plan p;
-	struct dqr_lfts *next;
-	uint32_t upto;
 	double t0;
 	int an, ret = -1, held_ok;
 
+	if (w->s->o->torus_layers)
+		return soak_torus_react(w, cut);
 	an = answer(w, &f, &cl);
 	if (an == -2) {
 		w->dead = 1;
@@ -677,7 +531,7 @@ static int react(struct soak_run *w, int cut)
 	if (judge_tables(w, f, w->r.cur))
 		goto out;
 	t->ms_judge += dqr_now_ms() - t0;
-	if (same_tables(w->held, w->r.cur)) {
+	if (soak_same_tables(w->held, w->r.cur)) {
 		t->unchanged++;
 		w->held_is_recon = 1;
 		dqr_fabric_free(f);
@@ -700,13 +554,13 @@ static int react(struct soak_run *w, int cut)
 	}
 	if (!rep.safe) {
 		t->unsafe++;
-		complain(w, "UNSAFE plan (%u stages): %s", p.num_stages,
-			 rep.reason);
+		soak_complain(w, "UNSAFE plan (%u stages): %s", p.num_stages,
+			      rep.reason);
 	}
 	if (!held_ok)
-		log_add(w, " [tables held %s on this cabling, plan %s]",
-			"loop or are cyclic", rep.withdrawn ? "withdraws" :
-			rep.proved ? "proved" : "by the planner");
+		soak_log(w, " [tables held %s on this cabling, plan %s]",
+			 "loop or are cyclic", rep.withdrawn ? "withdraws" :
+			 rep.proved ? "proved" : "by the planner");
 	t->proved += rep.proved != 0;
 	t->withdrawn += rep.withdrawn != 0;
 	t->planner += !rep.proved && !rep.withdrawn;
@@ -716,22 +570,7 @@ static int react(struct soak_run *w, int cut)
 	if (judge_plan(w, f, w->r.cur, &p, held_ok))
 		goto out_plan;
 	t->ms_judge += dqr_now_ms() - t0;
-	upto = p.num_stages;
-	if (cut && p.num_stages)
-		upto = 1 + rng_below(&w->rng, p.num_stages);
-	next = upto < p.num_stages ? state_before(w->held, &p, upto) :
-	       dqr_lfts_clone(w->r.cur);
-	if (!next)
-		goto out_plan;
-	if (upto < p.num_stages) {
-		t->cut++;
-		log_add(w, " (left after stage %u of %u)", upto,
-			p.num_stages);
-	}
-	dqr_lfts_free(w->held);
-	w->held = next;
-	w->held_is_recon = upto == p.num_stages;
-	ret = 0;
+	ret = soak_upload(w, &p, cut);
 out_plan:
 	dqr_plan_release(&p);
 out:
@@ -792,6 +631,7 @@ static int one_event(struct soak_run *w)
 
 	if (kind < 0)
 		return 0;	/* every switch is down */
+	w->restarted = 0;
 	switch (kind) {
 	case EV_LINK:
 		ok = pick_item(w, 0, 1, 0, &item, &is_switch);
@@ -817,10 +657,11 @@ static int one_event(struct soak_run *w)
 	set_item(w, is_switch, item, kind != EV_RETURN);
 	if (react(w, kind == EV_FLAP))
 		return -1;
-	if (kind != EV_FLAP || w->dead)
+	/* a fallback on the layers restarted the run: nothing to return */
+	if (kind != EV_FLAP || w->dead || w->restarted)
 		return 0;
 	set_item(w, is_switch, item, 0);
-	log_add(w, " returns;");
+	soak_log(w, " returns;");
 	return react(w, 0);
 }
 
@@ -839,13 +680,18 @@ static int run_one(struct sim *s, struct soak_tally *t, uint32_t run,
 	w->log_len = 0;
 	if (w->log)
 		w->log[0] = 0;
-	if (restore(&w->r, &s->p))
-		return -1;
-	w->held = dqr_lfts_clone(w->r.cur);
-	w->held_is_recon = 1;
-	if (!w->held)
-		ret = -1;
 	w->dead = 0;
+	if (s->o->torus_layers) {
+		if (soak_torus_start(w))
+			ret = -1;
+	} else {
+		if (restore(&w->r, &s->p))
+			return -1;
+		w->held = dqr_lfts_clone(w->r.cur);
+		w->held_is_recon = 1;
+		if (!w->held)
+			ret = -1;
+	}
 	for (k = 1; k <= s->o->faults && !ret && !w->dead; k++) {
 		w->event = k;
 		ret = one_event(w);
@@ -858,11 +704,21 @@ static int run_one(struct sim *s, struct soak_tally *t, uint32_t run,
 
 /* ------------------------------------------------------------ report */
 
-static void print_soak_text(const struct sim *s, const struct soak_tally *t)
+static void print_soak_text(const struct sim *s, const struct soak_tally *t,
+			    unsigned layers)
 {
 	int k;
 
-	print_header(s, stdout);
+	if (layers)
+		printf("dqr-sim: %s (%s), e-cube on %u virtual layers (SL = "
+		       "VL = layer), recon's layered mode: the mesh plug-in "
+		       "in every layer\n  %u switches, %u end ports, %u "
+		       "LIDs; %u cables may fail; a fallback restarts the "
+		       "run intact\n", s->in.name, s->in.describe, layers,
+		       s->sc.switches, s->sc.end_ports, s->sc.lids,
+		       s->sc.num_cand);
+	else
+		print_header(s, stdout);
 	printf("soak: %u runs of %u events (seed %" PRIu64 ")\n",
 	       s->o->runs, s->o->faults, s->o->seed);
 	printf("events:");
@@ -884,6 +740,13 @@ static void print_soak_text(const struct sim *s, const struct soak_tally *t)
 	       t->drain_checks);
 	printf("judged: %" PRIu64 " states (new tables), %" PRIu64
 	       " stage unions\n", t->states, t->unions);
+	if (layers)
+		printf("per layer: states verified %" PRIu64 ", failed %"
+		       PRIu64 "; stage unions replayed %" PRIu64 ", failed %"
+		       PRIu64 "; withdrawn with the list given (not proved) %"
+		       PRIu64 "; proved after a restart %" PRIu64 "\n",
+		       t->states, t->states_failed, t->unions,
+		       t->unions_failed, t->unproved, t->proved_restart);
 	printf("unsafe: %" PRIu64 "\n", t->unsafe);
 	printf("tables held that loop or are cyclic on the new cabling: %"
 	       PRIu64 " (stage 1 withdrew them before the cable came up: %"
@@ -945,8 +808,11 @@ int soak(struct sim *s)
 	struct soak_run w;
 	double t0 = dqr_now_ms();
 	uint32_t run;
+	unsigned layers = 0;
 	int ret = 0;
 
+	if (s->o->torus_layers && soak_torus_check(s, &layers))
+		return 2;
 	memset(&t, 0, sizeof(t));
 	memset(&w, 0, sizeof(w));
 	w.cable_down = malloc(s->sc.num_cand + 1);
@@ -968,6 +834,6 @@ int soak(struct sim *s)
 	if (s->o->json)
 		print_soak_json(s, &t);
 	else
-		print_soak_text(s, &t);
+		print_soak_text(s, &t, layers);
 	return t.failures ? 1 : 0;
 }

@@ -1,0 +1,354 @@
+/*
+ * soak_torus.c - dqr-sim --soak --torus-layers: soak.c's random faults
+ * and recoveries on a torus routed by e-cube on virtual layers
+ * (torus_layers.h), answered as the plugin answers them with qos TRUE:
+ * dqr_recon_update() in recon's layered mode repairs new faults in every
+ * layer with the mesh plug-in and, when something came back, restarts
+ * from the original tables with layers built afresh.
+ *
+ * Every transition is planned as the plugin plans it:
+ * dqr_plan_change_layers() from the tables held, with the layered list
+ * of recon's layers whenever the switches hold a whole state, also after
+ * a restart, whose list never knew the tables held (the layered proof
+ * puts every hop pair of every stage union of the changed DLIDs into the
+ * list, and argues it needs no list that did).  A flap's return finds
+ * the failure's transition under way: the plugin then plans from the mix
+ * without a list.  The judgement knows no list: every new state by
+ * dqr_torus_layers_verify(), every stage union, and every union a stage
+ * that waits no drain may meet, by dqr_union_layers_ok() (a packet keeps
+ * its source's layer; each layer loop free and acyclic).
+ *
+ * When recon fails (a switch lost, or a link no side of the plug-in
+ * bypasses), the plugin falls back to up*\/down* on one VL, which the
+ * one-layer soak judges; here that is counted as a fallback and the run
+ * starts again from the intact torus and its e-cube tables, as the
+ * plugin's full routing would once the fabric is whole again (the
+ * transition back from up*\/down* is not judged).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/topo_diff.h"
+#include "repair/torus_layers.h"
+#include "transition/plan_torus.h"
+#include "util/timing.h"
+#include "dqr_sim.h"
+
+int soak_torus_check(struct sim *s, unsigned *layers)
+{
+	struct dqr_torus_layers *tl;
+	struct dqr_grid *g;
+	char err[256];
+
+	if (dqr_grid_detect(s->in.f, &g, err, sizeof(err))) {
+		fprintf(stderr, PROG ": --torus-layers: %s: %s\n",
+			s->in.name, err);
+		return 2;
+	}
+	if (dqr_torus_layers_new(s->in.f, g, s->in.t, &tl, err,
+				 sizeof(err))) {
+		fprintf(stderr, PROG ": --torus-layers: %s: %s\n",
+			s->in.name, err);
+		dqr_grid_free(g);
+		return 2;
+	}
+	*layers = dqr_torus_layers_count(tl);
+	dqr_torus_layers_free(tl);
+	dqr_grid_free(g);
+	if (!s->sc.num_cand) {
+		fprintf(stderr, PROG ": %s has no cable that may fail\n",
+			s->in.name);
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * The intact torus: recon on its layers, the switches holding e-cube.
+ * soak_torus_check() found both once, so failing now is memory.
+ */
+int soak_torus_start(struct soak_run *w)
+{
+	const struct sim *s = w->s;
+	struct dqr_recon_result res;
+	struct dqr_torus_layers *tl;
+	struct dqr_grid *g;
+	char err[256];
+	int ret;
+
+	dqr_lfts_free(w->held);
+	w->held = NULL;
+	dqr_recon_release(&w->r);
+	if (dqr_grid_detect(s->in.f, &g, err, sizeof(err)))
+		return -1;
+	if (dqr_torus_layers_new(s->in.f, g, s->in.t, &tl, err,
+				 sizeof(err))) {
+		dqr_grid_free(g);
+		return -1;
+	}
+	ret = dqr_recon_start_torus(&w->r, s->in.f, g, tl, s->in.t, &res);
+	if (ret == DQR_RECON_NOMEM)
+		return -1;
+	if (ret != DQR_RECON_OK) {
+		soak_complain(w, "recon cannot start on the layers of the "
+			      "intact torus (%d)", ret);
+		w->dead = 1;
+		return 0;
+	}
+	w->held = dqr_lfts_clone(w->r.cur);
+	/* here: no transition was left mid-way, the plugin passes the list */
+	w->held_is_recon = 1;
+	return w->held ? 0 : -1;
+}
+
+/* recon failed: the plugin's fallback, and the run starts again intact */
+static int fall_back(struct soak_run *w, const char *why)
+{
+	w->t->answers[AN_FALLBACK]++;
+	soak_log(w, " [fell back: %s; the run starts again intact]", why);
+	memset(w->cable_down, 0, w->s->sc.num_cand + 1);
+	memset(w->node_down, 0, w->s->in.f->num_nodes + 1);
+	w->restarted = 1;
+	return soak_torus_start(w);
+}
+
+/* the stage's entries applied to t */
+static void apply_stage(struct dqr_lfts *t, const struct dqr_plan *p,
+			uint32_t k)
+{
+	uint32_t i;
+
+	for (i = p->stage_off[k]; i < p->stage_off[k + 1]; i++)
+		if (p->entries[i].lid < t->lid_count)
+			dqr_lft_set(t, p->entries[i].sw, p->entries[i].lid,
+				    p->entries[i].new_port);
+}
+
+/* entries of stage k whose old port is not what t holds */
+static uint32_t mismatches(const struct dqr_lfts *t,
+			   const struct dqr_plan *p, uint32_t k)
+{
+	uint32_t i, n = 0;
+
+	for (i = p->stage_off[k]; i < p->stage_off[k + 1]; i++)
+		n += dqr_lft_get(t, p->entries[i].sw, p->entries[i].lid) !=
+		     p->entries[i].old_port;
+	return n;
+}
+
+/*
+ * Plan p from the tables held, replayed stage by stage: each stage's
+ * union with the state before it; a stage flagged to wait no drain, its
+ * union with the last state whose packets are known gone (each entry
+ * changes once in such a stretch, so that union holds every mix of the
+ * states between, plan.h); the end.  0, or -1 when out of memory.
+ */
+static int replay(struct soak_run *w, const struct dqr_fabric *f,
+		  const struct dqr_plan_layers *lay, const struct dqr_plan *p,
+		  const char *how)
+{
+	struct soak_tally *t = w->t;
+	struct dqr_lfts *cur = dqr_lfts_clone(w->held), *next = NULL;
+	struct dqr_lfts *settled = dqr_lfts_clone(w->held);
+	uint32_t k, wrong = 0;
+	char why[256];
+	int r = 0, nomem = !cur || !settled;
+
+	for (k = 0; !nomem && k < p->num_stages; k++) {
+		wrong += mismatches(cur, p, k);
+		next = dqr_lfts_clone(cur);
+		if (!next) {
+			nomem = 1;
+			break;
+		}
+		apply_stage(next, p, k);
+		r = dqr_union_layers_ok(f, cur, next, lay, why, sizeof(why));
+		nomem |= r < 0;
+		t->unions++;
+		if (r == 0) {
+			t->unions_failed++;
+			t->unsafe++;
+			soak_complain(w, "UNSAFE stage %u of %u (%s): its "
+				      "union on the layers: %s", k + 1,
+				      p->num_stages, how, why);
+		}
+		if (p->stage_drain[k]) {
+			/* stage k waits: what came before it is gone */
+			dqr_lfts_free(settled);
+			settled = dqr_lfts_clone(cur);
+			nomem |= !settled;
+		} else if (k && !nomem) {
+			r = dqr_union_layers_ok(f, settled, next, lay, why,
+						sizeof(why));
+			nomem |= r < 0;
+			t->drain_checks++;
+			if (r == 0) {
+				t->unsafe++;
+				soak_complain(w, "UNSAFE stage %u of %u (%s) "
+					      "waits no drain, yet its union "
+					      "with the last drained state: "
+					      "%s", k + 1, p->num_stages,
+					      how, why);
+			}
+		}
+		dqr_lfts_free(cur);
+		cur = next;
+		next = NULL;
+	}
+	if (!nomem && wrong)
+		soak_complain(w, "the plan's old ports are not what %u "
+			      "entries held", wrong);
+	if (!nomem && !soak_same_tables(cur, w->r.cur))
+		soak_complain(w, "the plan does not end at the new tables");
+	dqr_lfts_free(cur);
+	dqr_lfts_free(next);
+	dqr_lfts_free(settled);
+	return nomem ? -1 : 0;
+}
+
+/* The new tables on proj; 0, or -1 when out of memory. */
+static int judge_state(struct soak_run *w, const struct dqr_fabric *proj)
+{
+	struct soak_tally *t = w->t;
+	struct dqr_torus_verdict v;
+
+	if (dqr_torus_layers_verify(w->r.tl, proj, w->r.cur, &v))
+		return -1;
+	t->states++;
+	if (v.acyclic && !v.unreachable)
+		return 0;
+	t->states_failed++;
+	if (!v.acyclic)
+		t->unsafe++;
+	if (v.unreachable) {
+		t->unreachable += v.unreachable;
+		t->unreachable_states++;
+	}
+	if (!v.acyclic)
+		soak_complain(w, "UNSAFE new tables: layer %u is cyclic",
+			      v.cyclic_layer);
+	if (v.unreachable)
+		soak_complain(w, "%" PRIu64 " of the %" PRIu64 " pairs a "
+			      "cable path joins are unreachable in the new "
+			      "tables", v.unreachable, v.pairs);
+	return 0;
+}
+
+/*
+ * The transition from the tables held to recon's, as the plugin plans
+ * it, judged; cut: a flap's failure, left after a random number of
+ * stages; restarted: recon restarted from the original tables.  0, or
+ * -1 when out of memory.
+ */
+static int transition(struct soak_run *w, const struct dqr_fabric *proj,
+		      int cut, int restarted)
+{
+	struct soak_tally *t = w->t;
+	struct dqr_plan_report rep;
+	struct dqr_torus_plan tp;
+	struct dqr_dyn_order *cl;
+	struct dqr_plan p;
+	char why[256];
+	double t0 = dqr_now_ms();
+	int held_ok, ret = -1;
+
+	dqr_torus_plan_init(&tp, w->r.tl, w->r.ref);
+	held_ok = dqr_union_layers_ok(proj, w->held, w->held, &tp.lay, why,
+				      sizeof(why));
+	if (held_ok < 0)
+		return -1;
+	if (!held_ok) {
+		t->held_bad++;
+		soak_log(w, " [tables held bad on this cabling: %s]", why);
+	}
+	t->ms_judge += dqr_now_ms() - t0;
+	if (soak_same_tables(w->held, w->r.cur)) {
+		t->unchanged++;
+		w->held_is_recon = 1;
+		return 0;
+	}
+	/* the plugin's: the layered list unless a transition was cut */
+	cl = w->held_is_recon ? dqr_torus_layers_list(w->r.tl) : NULL;
+	dqr_plan_init(&p);
+	t0 = dqr_now_ms();
+	if (dqr_plan_change_layers(proj, w->held, w->r.cur, cl, &tp.lay, &p,
+				   &rep))
+		goto out;
+	t->ms_plan += dqr_now_ms() - t0;
+	t->transitions++;
+	if (!rep.safe) {
+		/* the plugin uploads nothing: the switches keep theirs */
+		t->refused++;
+		w->held_is_recon = 1;
+		if (!rep.old_ok) {
+			t->unsafe++;
+			soak_complain(w, "UNSAFE: nothing uploaded and the "
+				      "tables held are bad: %s", rep.reason);
+		}
+		ret = 0;
+		goto out;
+	}
+	t->proved += rep.proved != 0;
+	t->withdrawn += !rep.proved;
+	t->unproved += !rep.proved && cl;
+	t->proved_restart += rep.proved && restarted;
+	t->stages += p.num_stages;
+	t->drains += dqr_plan_drains(&p);
+	t0 = dqr_now_ms();
+	if (replay(w, proj, &tp.lay, &p, rep.proved ? "proved" :
+		   "withdrawn"))
+		goto out;
+	t->ms_judge += dqr_now_ms() - t0;
+	ret = soak_upload(w, &p, cut);
+out:
+	dqr_plan_release(&p);
+	return ret;
+}
+
+int soak_torus_react(struct soak_run *w, int cut)
+{
+	struct soak_tally *t = w->t;
+	struct dqr_recon_result res;
+	struct dqr_topo_diff d;
+	struct dqr_fabric *cur = soak_cabling(w), *proj;
+	double t0;
+	int code, ret = -1;
+
+	if (!cur)
+		return -1;
+	proj = dqr_fabric_project(w->r.ref, cur, &d);
+	dqr_fabric_free(cur);
+	if (!proj)
+		return -1;
+	t->changes++;
+	t->split += fabric_split(proj, w->s->sc.linked_node, w->parent);
+	if (!dqr_topo_diff_degraded_only(&d)) {
+		/* a fallback restarts intact: nothing comes back new */
+		dqr_topo_diff_release(&d);
+		dqr_fabric_free(proj);
+		t->answers[AN_FULL]++;
+		soak_complain(w, "a cable or node the reference lacks");
+		return fall_back(w, "full routing");
+	}
+	code = dqr_recon_update(&w->r, proj, &d, &w->s->ro, &res);
+	dqr_topo_diff_release(&d);
+	if (code == DQR_RECON_NOMEM)
+		goto out;
+	if (code != DQR_RECON_OK) {
+		ret = fall_back(w, code == DQR_RECON_FAILED ?
+				"no local path in some layer" :
+				"recon over its budget");
+		goto out;
+	}
+	t->answers[res.from_original ? AN_RESTART : AN_UPDATE]++;
+	t0 = dqr_now_ms();
+	if (judge_state(w, proj))
+		goto out;
+	t->ms_judge += dqr_now_ms() - t0;
+	ret = transition(w, proj, cut, res.from_original);
+out:
+	dqr_fabric_free(proj);
+	return ret;
+}
