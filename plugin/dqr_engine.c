@@ -19,6 +19,7 @@
 #include "dqr_reconfig.h"
 #include "dqr_report.h"
 #include "dqr_transition.h"
+#include "routing/grid_route.h"
 #include "routing/ref_routing.h"
 #include "routing/uturn_route.h"
 #include "shape/grid_shape.h"
@@ -216,11 +217,8 @@ static int grid_route(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		      const struct dqr_grid *g, const char *desc,
 		      enum dqr_ref_kind kind, struct dqr_lfts **out)
 {
-	struct dqr_grid_conform c;
-	struct dqr_lfts *t = NULL;
 	char err[256];
 
-	*out = NULL;
 	/*
 	 * Shortest (e-cube) routes around a ring close a cycle on one VL;
 	 * they need a VL per layer, and OpenSM programs SL2VL tables only
@@ -236,18 +234,12 @@ static int grid_route(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 			"carry only repairs); 'qos TRUE' in opensm.conf "
 			"routes the shortest way round the rings, by e-cube "
 			"on virtual layers\n", desc);
-	if (dqr_grid_conform(f, g, &c, err, sizeof(err)) ||
-	    dqr_ref_route(c.f, &g->spec, c.places, kind, &t, err,
-			  sizeof(err))) {
+	if (dqr_grid_route(f, g, kind, out, err, sizeof(err))) {
 		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ35: dqr: %s: "
 			"%s routing failed (%s); OpenSM's engines route it\n",
 			desc, dqr_ref_name(kind), err);
-		dqr_grid_conform_free(&c);
 		return 1;
 	}
-	dqr_grid_unconform(&c, f->num_switches, t);
-	dqr_grid_conform_free(&c);
-	*out = t;
 	return 0;
 }
 

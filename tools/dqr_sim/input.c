@@ -12,8 +12,32 @@
 #include "io/topo_read.h"
 #include "repair/mesh_plugin.h"
 #include "repair/uturn_repair.h"
+#include "routing/grid_route.h"
 #include "routing/ref_routing.h"
 #include "dqr_sim.h"
+
+/*
+ * The plugin routes the grid it recognises, whose coordinates differ from
+ * the generator's where a ring of 4 reads as two dimensions of size 2
+ * (torus:4x5 is 2x2x5): --torus-layers routes as the plugin does, so
+ * that its layers are the plugin's.  A fabric no grid is recognised in
+ * is routed by its spec, and torus.c says why it has no layers.
+ */
+static int route_recognised(const struct dqr_fabric *f,
+			    const struct dqr_gen_spec *spec,
+			    const struct dqr_gen_place *places,
+			    enum dqr_ref_kind kind, struct dqr_lfts **out,
+			    char *err, size_t errlen)
+{
+	struct dqr_grid *g;
+	int ret;
+
+	if (dqr_grid_detect(f, &g, err, errlen))
+		return dqr_ref_route(f, spec, places, kind, out, err, errlen);
+	ret = dqr_grid_route(f, g, kind, out, err, errlen);
+	dqr_grid_free(g);
+	return ret;
+}
 
 static int load_generated(const struct sim_opts *o, struct sim_input *in)
 {
@@ -32,7 +56,9 @@ static int load_generated(const struct sim_opts *o, struct sim_input *in)
 		return -1;
 	}
 	kind = o->routing == DQR_REF_AUTO ? dqr_ref_auto(&spec) : o->routing;
-	if (dqr_ref_route(in->f, &spec, places, kind, &in->t, err,
+	if (o->torus_layers ? route_recognised(in->f, &spec, places, kind,
+					       &in->t, err, sizeof(err)) :
+	    dqr_ref_route(in->f, &spec, places, kind, &in->t, err,
 			  sizeof(err))) {
 		fprintf(stderr, PROG ": routing %s on %s: %s\n",
 			dqr_ref_name(kind), o->spec, err);

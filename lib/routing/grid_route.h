@@ -1,0 +1,31 @@
+/*
+ * grid_route.h - lib's dimension-order and e-cube routings (ref_routing.h)
+ * on a grid recognised from the cabling (grid_shape.h), whatever its port
+ * numbers and missing switches.
+ *
+ * The plugin routes a discovered mesh, torus or hypercube this way, and so
+ * does dqr-sim when it must route a generated fabric as the plugin would:
+ * a ring of 4 is recognised as two dimensions of size 2 (C4 = Q2), so the
+ * generator's own coordinates and the plugin's differ there, and the
+ * virtual layers (torus_layers.h) follow the recognised ones.
+ */
+#ifndef DQR_GRID_ROUTE_H
+#define DQR_GRID_ROUTE_H
+
+#include <stddef.h>
+
+#include "fabric/fabric.h"
+#include "fabric/lft.h"
+#include "routing/ref_routing.h"
+#include "shape/grid_shape.h"
+
+/*
+ * Routes f by kind (DQR_REF_DOR, DQR_REF_DOR_WRAP or DQR_REF_ECUBE) on its
+ * grid g: 0 with *out set (f's port numbers, f->num_switches rows), or -1
+ * with a message in err (kind does not fit g, no memory).
+ */
+int dqr_grid_route(const struct dqr_fabric *f, const struct dqr_grid *g,
+		   enum dqr_ref_kind kind, struct dqr_lfts **out, char *err,
+		   size_t errlen);
+
+#endif
