@@ -5,7 +5,8 @@
  * A switch's place is one number, its slot: x + X*(y + Y*(z ...)) over
  * the dimensions found, so one table of slots says which coordinates are
  * taken.  Up to FIND_DIMS dimensions are found (a hypercube has one per
- * bit); more than 3 of size > 2 are refused afterwards.
+ * bit); pairs of size 2 fold back into rings of 4 where there are more
+ * than 3, and more than 3 left are refused afterwards.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -529,11 +530,62 @@ static uint32_t expected_cables(const struct find *fd)
 	return n;
 }
 
+#define FOLD_NONE 0xffu
+
+/*
+ * Which found dimensions make each dimension of the result: src[k][0]
+ * alone, or src[k][0] and src[k][1] (both of size 2) folded into one ring
+ * of 4.  A ring of 4 is cabled as two dimensions of size 2 (C4 = Q2), so
+ * a torus with rings of 4 is found with too many dimensions (4x4x5 as
+ * 2x2x2x2x5); pairs of size-2 dimensions fold back into rings of 4, only
+ * as many as it takes to get down to DQR_GEN_MAX_DIMS: every ring more
+ * is a layer bit more on a torus (torus_layers.h), and an unfolded pair
+ * routes as short.  The number of dimensions of the result.
+ */
+static unsigned fold_rings_of_4(const struct find *fd,
+				uint8_t src[FIND_DIMS][2])
+{
+	unsigned d, k, n = 0, excess = 0, pending = FOLD_NONE;
+
+	if (fd->nd > DQR_GEN_MAX_DIMS)
+		excess = fd->nd - DQR_GEN_MAX_DIMS;
+	for (d = 0; d < fd->nd; d++) {
+		if (excess && fd->size[d] == 2 && pending != FOLD_NONE) {
+			src[pending][1] = (uint8_t)d;
+			pending = FOLD_NONE;
+			excess--;
+			continue;
+		}
+		src[n][0] = (uint8_t)d;
+		src[n][1] = FOLD_NONE;
+		if (excess && fd->size[d] == 2)
+			pending = n;
+		n++;
+	}
+	for (k = n; k < FIND_DIMS; k++)
+		src[k][0] = src[k][1] = FOLD_NONE;
+	return n;
+}
+
+/* A slot's coordinate in a dimension of the result: a ring of 4 in Gray
+ * order, (0,0) (1,0) (1,1) (0,1), so that its cables join neighbours. */
+static unsigned out_coord(const struct find *fd, uint32_t slot,
+			  const uint8_t src[2])
+{
+	uint32_t a = coord_of(fd, slot, src[0]), b;
+
+	if (src[1] == FOLD_NONE)
+		return a;
+	b = coord_of(fd, slot, src[1]);
+	return b ? (a ? 2 : 3) : a;
+}
+
 static int fill_grid(const struct find *fd, struct dqr_grid *gr,
 		     char *err, size_t errlen)
 {
+	uint8_t src[FIND_DIMS][2];
 	uint32_t v, sl;
-	unsigned d, big = 0;
+	unsigned d, nout, big = 0;
 
 	if (!fd->nd) {
 		dqr_set_err(err, errlen, "a single switch");
@@ -558,7 +610,8 @@ static int fill_grid(const struct find *fd, struct dqr_grid *gr,
 		}
 		return 0;
 	}
-	if (fd->nd > DQR_GEN_MAX_DIMS) {
+	nout = fold_rings_of_4(fd, src);
+	if (nout > DQR_GEN_MAX_DIMS) {
 		char sizes[96];
 		size_t used = 0;
 
@@ -568,27 +621,32 @@ static int fill_grid(const struct find *fd, struct dqr_grid *gr,
 						 sizeof(sizes) - used, "%s%u",
 						 d ? "x" : "", fd->size[d]);
 		dqr_set_err(err, errlen, "a grid of %u dimensions (%s; a ring "
-			    "of 4 counts as 2x2), more than %u", fd->nd,
-			    sizes, DQR_GEN_MAX_DIMS);
+			    "of 4 counts as 2x2), more than %u", nout, sizes,
+			    DQR_GEN_MAX_DIMS);
 		return -1;
 	}
 	gr->kind = DQR_GRID_MESH;
-	gr->ndims = fd->nd;
-	gr->spec.ndims = fd->nd;
-	for (d = 0; d < fd->nd; d++) {
-		gr->dims[d] = fd->size[d];
-		gr->spec.dims[d] = fd->size[d];
-		gr->wrap[d] = fd->wrap[d];
-		if (fd->wrap[d])
+	gr->ndims = nout;
+	gr->spec.ndims = nout;
+	for (d = 0; d < nout; d++) {
+		gr->dims[d] = src[d][1] == FOLD_NONE ? fd->size[src[d][0]] : 4;
+		gr->spec.dims[d] = gr->dims[d];
+		gr->wrap[d] = src[d][1] == FOLD_NONE ? fd->wrap[src[d][0]] : 1;
+		if (gr->wrap[d])
 			gr->kind = DQR_GRID_TORUS;
 	}
 	gr->spec.kind = gr->kind == DQR_GRID_TORUS ? DQR_GEN_TORUS :
 			DQR_GEN_MESH;
 	for (v = 0; v < fd->g->ns; v++) {
-		gr->place[v].pos = fd->slot[v];
-		for (d = 0; d < fd->nd; d++)
-			gr->place[v].coord[d] =
-				(uint16_t)coord_of(fd, fd->slot[v], d);
+		uint32_t pos = 0;
+
+		for (d = nout; d-- > 0;) {
+			unsigned c = out_coord(fd, fd->slot[v], src[d]);
+
+			gr->place[v].coord[d] = (uint16_t)c;
+			pos = pos * gr->dims[d] + c;
+		}
+		gr->place[v].pos = pos;
 	}
 	return 0;
 }

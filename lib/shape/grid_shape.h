@@ -27,9 +27,12 @@
  *
  * A ring of 4 is two dimensions of size 2 by its cabling (C4 = Q2), so a
  * grid whose dimensions are all of size 2 is reported as the hypercube
- * (the 4x4 torus is the 4-cube, the 2x2x2 mesh the 3-cube).  At most 3
- * dimensions otherwise.  A mesh dimension and a wrapping one may mix
- * (spec kind torus, wrap[] says which).
+ * (the 4x4 torus is the 4-cube, the 2x2x2 mesh the 3-cube), and a ring
+ * of 4 among larger dimensions is a pair of size 2 (torus 4x5 is 2x2x5).
+ * At most 3 dimensions otherwise: where there are more, pairs of size 2
+ * fold back into rings of 4, as few as it takes (torus 4x4x5 is found as
+ * 2x2x2x2x5 and reported as 4x4x5).  A mesh dimension and a wrapping one
+ * may mix (spec kind torus, wrap[] says which).
  */
 #ifndef DQR_GRID_SHAPE_H
 #define DQR_GRID_SHAPE_H

@@ -103,6 +103,16 @@ expect 0 "proved [1-9][0-9]*, planner 0, withdrawn [1-9]" -- $tsoak
 expect 0 "^unreachable connected pairs: 0 " -- $tsoak
 expect 2 "torus-layers: mesh:4x4: no ring of 3 switches or more" -- \
 	--soak --torus-layers --fabric mesh:4x4 --runs 2
+# --torus-layers routes on the grid the plugin recognises: a ring of 4
+# is 2x2 (torus:4x5: one ring, 2 layers) unless that makes more than 3
+# dimensions (torus:4x4x3 folds back: 3 rings, 8 layers); every single
+# fault repaired, no state failed
+expect 0 "e-cube on 2 virtual layers" -- --torus-layers --fabric torus:4x5 \
+	--runs 10 --faults 1
+expect 0 "^    1  1.0000     10/10 " -- --torus-layers \
+	--fabric torus:4x4x3,cas=0 --runs 10 --faults 1
+expect 0 "e-cube on 8 virtual layers" -- --torus-layers \
+	--fabric torus:4x4x3,cas=0 --runs 2 --faults 1
 set -f		# NAME[PORT] is no glob
 # --what-if: one named fault answered as the plugin answers it.  The
 # cable sw-L1-0000[5] of kary:4,3 (ftree-mod): 469 routes cut, 98

@@ -10,7 +10,8 @@
  * fault is bypassed with at most 3 entries per DLID whose route crossed
  * it; two faults in a row leave verified states whenever the repair says
  * so; meshes and hypercubes are refused; mesh routing of a torus is
- * accepted; local paths at a border and their patches.
+ * accepted; local paths at a border and their patches; tori with rings
+ * of 4, routed on the grid the recogniser reads.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "repair/local_path.h"
 #include "repair/torus_layers.h"
 #include "routes/route_walk.h"
+#include "routing/grid_route.h"
 #include "routing/ref_routing.h"
 #include "shape/grid_nbr.h"
 #include "shape/grid_shape.h"
@@ -262,18 +264,17 @@ static struct dqr_fabric *cut_fabric(const struct world *w,
  * only DLIDs whose route crossed the cable changed, at most 3 entries
  * (a, a', b') each.
  */
-static void test_every_link(const char *spec)
+static void every_link(struct world *wp, const char *spec)
 {
 	struct dqr_torus_verdict v;
 	struct dqr_torus_stats st;
 	struct dqr_torus_layers *tl;
 	struct dqr_fabric *p;
 	struct dqr_lfts *t;
-	struct world w;
+	struct world w = *wp;
 	uint32_t i, sw, lid, n, port, peer, ok = 0, moved = 0;
 	uint32_t bad_lid = 0, too_many = 0, max_n = 0;
 
-	world_open(&w, spec, DQR_REF_DOR_WRAP);
 	for (i = 0; i < w.num_links; i++) {
 		port = w.links[i];
 		peer = dqr_peer_port(w.f, port);
@@ -310,6 +311,14 @@ static void test_every_link(const char *spec)
 	printf("%s: %u single cable faults bypassed and verified; %u DLIDs "
 	       "moved, at most %u entries each\n", spec, w.num_links, moved,
 	       max_n);
+}
+
+static void test_every_link(const char *spec)
+{
+	struct world w;
+
+	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	every_link(&w, spec);
 	world_close(&w);
 }
 
@@ -575,6 +584,47 @@ static void test_detected(const char *spec)
 	world_close(&w);
 }
 
+/*
+ * 9.  Rings of 4: the recogniser reads one as 2x2 unless that makes more
+ * than 3 dimensions, so torus:4x5 (2x2x5) gets 2 layers and torus:4x4x5
+ * (rings of 4 folded back) 8.  Routed by e-cube on the recognised grid,
+ * as the plugin routes it: the layers verify, one VL is cyclic, and
+ * every single cable fault is bypassed and verified.
+ */
+static void test_rings_of_4(const char *spec, unsigned layers)
+{
+	struct dqr_torus_verdict v;
+	struct dqr_torus_layers *tl;
+	const struct dqr_lfts *one[1];
+	struct dqr_grid *g;
+	struct world w;
+	char err[256] = "";
+
+	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	g = detected(w.f);
+	dqr_lfts_free(w.t);
+	if (dqr_grid_route(w.f, g, DQR_REF_DOR_WRAP, &w.t, err, sizeof(err)))
+		fprintf(stderr, "%s: %s\n", spec, err);
+	REQUIRE(w.t);
+	/* the world's grid is the recognised one from here on */
+	free(w.places);
+	w.places = g->place;
+	w.g = *g;
+	free(g);
+	tl = layers_of(&w, w.t);
+	CHECK_EQ(dqr_torus_layers_count(tl), layers);
+	REQUIRE(dqr_torus_layers_verify(tl, w.f, w.t, &v) == 0);
+	CHECK(v.acyclic);
+	CHECK_EQ(v.unreachable, 0);
+	CHECK_EQ(v.pairs, count_pairs(&w));
+	one[0] = w.t;
+	CHECK_EQ(dqr_channel_list_of_tables(w.f, one, 1, NULL, NULL, NULL),
+		 1);
+	dqr_torus_layers_free(tl);
+	every_link(&w, spec);
+	world_close(&w);
+}
+
 /* 8. Local paths on a 5x5 mesh routed by DOR. */
 static void test_local_path(void)
 {
@@ -683,5 +733,7 @@ int main(void)
 	test_two_faults("torus:3x3x3", 300);
 	test_bad_input();
 	test_local_path();
+	test_rings_of_4("torus:4x5", 2);
+	test_rings_of_4("torus:4x4x5,cas=1", 8);
 	return unit_finish();
 }

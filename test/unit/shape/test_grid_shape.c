@@ -12,7 +12,8 @@
  * (3) degraded copies: a cable or a switch missing at start, still
  *     recognised and counted, still loop free and acyclic;
  * (4) rings of 4 are two dimensions of size 2 (the 4x4 torus is the
- *     4-cube), a mixed mesh/torus, a ring of 3;
+ *     4-cube, 4x5 is 2x2x5) unless that makes more than 3, when pairs
+ *     fold back into rings of 4 (4x4x5); a mixed mesh/torus, a ring of 3;
  * (5) fat trees and other fabrics rejected with a reason;
  * (6) 10^4 switches.
  */
@@ -149,6 +150,13 @@ static unsigned inconsistent(const struct dqr_fabric *f,
 
 		if (p->pos >= slots || seen[p->pos]++)
 			bad++;
+		/* grid_conform.c finds the coordinates' slot by pos */
+		if (g->kind != DQR_GRID_HYPERCUBE) {
+			a = 0;
+			for (d = g->ndims; d-- > 0;)
+				a = a * g->dims[d] + p->coord[d];
+			bad += a != p->pos;
+		}
 		node = f->switches[sw];
 		dqr_for_each_linked_port(f, node, pn) {
 			peer = dqr_peer_switch(f, dqr_port_index(f, node, pn));
@@ -287,6 +295,11 @@ static const struct grid_case cases[] = {
 	{ "torus:3x3x3", DQR_GRID_TORUS, "3x3x3" },
 	{ "torus:5x3x6,cas=0", DQR_GRID_TORUS, "3x5x6" },
 	{ "torus:4x5", DQR_GRID_TORUS, "2x2x5" },
+	/* 2x2x2x2x5 and 2x2x5x6: pairs of 2 fold back into rings of 4 */
+	{ "torus:4x4x5,cas=0", DQR_GRID_TORUS, "4x4x5" },
+	{ "torus:6x4x5,cas=0", DQR_GRID_TORUS, "4x5x6" },
+	{ "torus:4x4x3,cas=0", DQR_GRID_TORUS, "3x4x4" },
+	{ "torus:4x4x4,cas=0", DQR_GRID_HYPERCUBE, "cube:6" },
 	{ "torus:4x4", DQR_GRID_HYPERCUBE, "cube:4" },
 	{ "mesh:2x2x2", DQR_GRID_HYPERCUBE, "cube:3" },
 	{ "hypercube:4", DQR_GRID_HYPERCUBE, "cube:4" },
