@@ -33,17 +33,23 @@
  *
  * Repair.  For a failed link, the local path of the mesh plug-in
  * (local_path.h) is laid over every DLID that crossed it, both directions
- * on one side; the DLID's tree is patched and every dependency it then
- * has is added, each in its layers.  A side whose dependencies would close
+ * on one side; the DLID's tree is patched and every dependency it gains
+ * is added, each in its layers: those into and out of the patched
+ * switches, in the layers of their subtrees, and those the patched routes
+ * bring along the rest of their way (the list holds every other one of
+ * the tree's, since the tree had them).  A side whose dependencies would close
  * a cycle in any layer is undone and the next tried (towards the centre of
  * the base coordinates first, then away, each other dimension in turn).
  * What no side fits is left: the tables keep the dead entries and the
  * caller falls back.  The channel list keeps every old dependency, so old
  * and new routes stay deadlock free together, layer by layer.
  *
- * Costs: building O(LIDs x switches x layers); a repair O(DLIDs through
- * the link x switches x (degree + layers)); memory O(layers x ports) for
- * the list plus the dependencies.  Meant for emulator and dqr-sim sizes.
+ * Costs: building and verifying O(LIDs x switches x layers), the
+ * repeats of the trees' dependencies kept out by a bit per (vertex,
+ * port); a repair O(routes through the link x degree + DLIDs through it x
+ * route length x layers): the patch's subtree and the rest of its way,
+ * not the whole tree (measured in doc/scale.md); memory O(layers x ports
+ * x degree) for the list and the dependencies.
  */
 #ifndef DQR_TORUS_LAYERS_H
 #define DQR_TORUS_LAYERS_H
