@@ -6,10 +6,9 @@
 #include <string.h>
 
 #include "deps/dyn_order.h"
-#include "deps/edge_list.h"
+#include "deps/layer_deps.h"
 #include "repair/torus_layers-internal.h"
 #include "util/errmsg.h"
-#include "util/sort.h"
 
 /* ------------------------------------------------------------ layers */
 
@@ -211,48 +210,9 @@ static int tree_deps(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 
 /* ------------------------------------------------------------ build */
 
-/*
- * Dependencies as keys a << 32 | b, sorted without repeats when done.
- * Every tree repeats most of its dependencies, so a bit per (a, port
- * number of b) keeps the repeats out as they come: b leaves the node a
- * leads to, so its port number names it.  The keys then cost the
- * distinct dependencies, not the trees' hops.
- */
-struct edges {
-	uint64_t *key;
-	uint64_t n, cap;
-	uint64_t *seen;		/* bit a * stride + b's port number */
-	const struct dqr_fabric *f;
-	uint32_t num_ports;	/* P of l * P + c */
-	unsigned stride;	/* the highest port number + 1 */
-};
-
 static int push_edge(void *arg, uint32_t a, uint32_t b)
 {
-	struct edges *x = arg;
-	uint64_t *nk, bit;
-
-	bit = (uint64_t)a * x->stride +
-	      x->f->ports[b % x->num_ports].num;
-	if (x->seen[bit / 64] & (1ull << (bit % 64)))
-		return 0;
-	x->seen[bit / 64] |= 1ull << (bit % 64);
-	if (x->n == x->cap) {
-		x->cap = x->cap ? 2 * x->cap : 4096;
-		nk = realloc(x->key, sizeof(uint64_t) * x->cap);
-		if (!nk)
-			return -1;
-		x->key = nk;
-	}
-	x->key[x->n++] = (uint64_t)a << 32 | b;
-	return 0;
-}
-
-static uint32_t pick_first(void *ctx, uint32_t r)
-{
-	(void)ctx;
-	(void)r;
-	return 0;
+	return dqr_layer_deps_add(arg, a, b);
 }
 
 /*
@@ -282,26 +242,16 @@ static void count_pairs(const struct dqr_torus_layers *tl,
 }
 
 /*
- * Every dependency of t, sorted without repeats; with v, the pairs of
+ * Every dependency of t into x (initialised here); with v, the pairs of
  * every tree are counted on the way (components comp[]).
  */
 static int collect(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
-		   const struct dqr_lfts *t, struct edges *x,
+		   const struct dqr_lfts *t, struct dqr_layer_deps *x,
 		   const uint32_t *comp, struct dqr_torus_verdict *v)
 {
-	uint32_t lid, dst, owner, count, node;
-	uint64_t bits;
-	int r = -1;
+	uint32_t lid, dst, owner, count;
 
-	memset(x, 0, sizeof(*x));
-	x->f = f;
-	x->num_ports = tl->num_ports;
-	for (node = 0; node < f->num_nodes; node++)
-		if (f->nodes[node].num_ports >= x->stride)
-			x->stride = f->nodes[node].num_ports + 1u;
-	bits = (uint64_t)tl->num_layers * tl->num_ports * x->stride;
-	x->seen = calloc(bits / 64 + 1, sizeof(uint64_t));
-	if (!x->seen)
+	if (dqr_layer_deps_init(x, f, tl->num_layers))
 		return -1;
 	for (lid = 1; lid < t->lid_count; lid++) {
 		dst = dqr_torus_owner_switch(f, lid, &owner);
@@ -312,47 +262,9 @@ static int collect(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 			count_pairs(tl, f, comp, dst, owner, v);
 		if (tree_deps(tl, f, t, lid, dst, owner, count, push_edge,
 			      x))
-			goto out;
+			return -1;
 	}
-	if (x->n)
-		qsort(x->key, x->n, sizeof(uint64_t), dqr_cmp_u64);
-	r = 0;
-out:
-	free(x->seen);
-	x->seen = NULL;
-	return r;
-}
-
-/*
- * The layered graph of x over L * P vertices and its channel list: 0,
- * 1 when some layer is cyclic (*layer set), -1 out of memory.
- */
-static int layered_list(struct dqr_torus_layers *tl, const struct edges *x,
-			struct dqr_cdg **g, struct dqr_channel_list *cl,
-			unsigned *layer)
-{
-	uint32_t v, n = tl->num_layers * tl->num_ports, *e;
-	uint64_t i;
-	int r;
-
-	memset(cl, 0, sizeof(*cl));
-	e = x->n < UINT32_MAX / 2 ? malloc(sizeof(uint32_t) * 2 * x->n + 1) :
-	    NULL;
-	for (i = 0; e && i < x->n; i++) {
-		e[2 * i] = (uint32_t)(x->key[i] >> 32);
-		e[2 * i + 1] = (uint32_t)x->key[i];
-	}
-	*g = e ? dqr_cdg_of_edges(n, e, (uint32_t)x->n) : NULL;
-	free(e);
-	if (!*g)
-		return -1;
-	r = dqr_topo_order(*g, pick_first, NULL, cl);
-	if (r != 1)
-		return r;
-	for (v = 0; v < n && cl->pos[v] != DQR_NONE; v++)
-		;
-	*layer = v / tl->num_ports;
-	return 1;
+	return 0;
 }
 
 /*
@@ -447,7 +359,7 @@ int dqr_torus_layers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
 	struct dqr_torus_layers *tl;
 	struct dqr_channel_list cl = { 0 };
 	struct dqr_cdg *cdg = NULL;
-	struct edges x = { 0 };
+	struct dqr_layer_deps x = { 0 };
 	unsigned layer = 0;
 	int r = -1;
 
@@ -460,7 +372,7 @@ int dqr_torus_layers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
 		dqr_set_err(err, errlen, "out of memory");
 		goto out;
 	}
-	r = layered_list(tl, &x, &cdg, &cl, &layer);
+	r = dqr_layer_deps_order(&x, &cdg, &cl, &layer);
 	if (r == 1)
 		dqr_set_err(err, errlen, "layer %u of the tables is cyclic "
 			    "(not e-cube routing?)", layer);
@@ -469,7 +381,7 @@ int dqr_torus_layers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
 	if (r < 0)
 		dqr_set_err(err, errlen, "out of memory");
 out:
-	free(x.key);
+	dqr_layer_deps_release(&x);
 	dqr_cdg_free(cdg);
 	dqr_channel_list_free(&cl);
 	if (r) {
@@ -518,8 +430,7 @@ int dqr_torus_layers_verify(const struct dqr_torus_layers *tl_const,
 	/* tree() writes only the scratch arrays */
 	struct dqr_torus_layers *tl = (struct dqr_torus_layers *)tl_const;
 	struct dqr_channel_list cl = { 0 };
-	struct dqr_cdg *g = NULL;
-	struct edges x = { 0 };
+	struct dqr_layer_deps x = { 0 };
 	uint32_t *comp;
 	unsigned layer = 0;
 	uint64_t i;
@@ -535,7 +446,7 @@ int dqr_torus_layers_verify(const struct dqr_torus_layers *tl_const,
 	v->dependencies = x.n;
 	for (i = 0; i < x.n; i++)
 		v->layer_deps[(x.key[i] >> 32) / tl->num_ports]++;
-	r = layered_list(tl, &x, &g, &cl, &layer);
+	r = dqr_layer_deps_order(&x, NULL, &cl, &layer);
 	v->acyclic = r == 0;
 	v->cyclic_layer = r == 1 ? layer : 0;
 	/* layers share no edge: a vertex never ordered is in a cyclic one */
@@ -546,8 +457,7 @@ int dqr_torus_layers_verify(const struct dqr_torus_layers *tl_const,
 	r = r < 0 ? -1 : 0;
 out:
 	free(comp);
-	free(x.key);
-	dqr_cdg_free(g);
+	dqr_layer_deps_release(&x);
 	dqr_channel_list_free(&cl);
 	return r;
 }

@@ -12,9 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deps/edge_list.h"
+#include "deps/layer_deps.h"
 #include "transition/transition-internal.h"
-#include "util/sort.h"
 #include "util/timing.h"
 
 struct ulay {
@@ -25,8 +24,7 @@ struct ulay {
 	int bad_layer;
 	uint8_t *mask, *color, *it;	/* per switch */
 	uint32_t *stack;		/* the search's, then the queue */
-	uint64_t *key;			/* dependencies a << 32 | b */
-	size_t n, cap;
+	struct dqr_layer_deps deps;
 };
 
 /* The ports sw forwards lid by in a or in b (b's only where it differs). */
@@ -143,40 +141,16 @@ static void union_masks(struct ulay *u, uint32_t lid)
 	}
 }
 
-/* Sorted, each dependency once. */
-static void compact(struct ulay *u)
-{
-	size_t i, k = 0;
-
-	if (u->n)
-		qsort(u->key, u->n, sizeof(uint64_t), dqr_cmp_u64);
-	for (i = 0; i < u->n; i++)
-		if (!k || u->key[i] != u->key[k - 1])
-			u->key[k++] = u->key[i];
-	u->n = k;
-}
-
 /* a -> b in every layer of m; -1 when out of memory. */
 static int push(struct ulay *u, uint8_t m, uint32_t a, uint32_t b)
 {
-	uint64_t p = u->f->num_ports, *nk;
+	uint32_t p = u->f->num_ports;
 	unsigned l;
 
-	for (l = 0; m; l++, m >>= 1) {
-		if (!(m & 1))
-			continue;
-		if (u->n == u->cap)
-			compact(u);	/* grow only when half is new */
-		if (u->n == u->cap || u->n * 2 > u->cap) {
-			nk = realloc(u->key, sizeof(uint64_t) *
-				     (u->cap ? 2 * u->cap : 4096));
-			if (!nk)
-				return -1;
-			u->key = nk;
-			u->cap = u->cap ? 2 * u->cap : 4096;
-		}
-		u->key[u->n++] = (l * p + a) << 32 | (l * p + b);
-	}
+	for (l = 0; m; l++, m >>= 1)
+		if ((m & 1) &&
+		    dqr_layer_deps_add(&u->deps, l * p + a, l * p + b))
+			return -1;
 	return 0;
 }
 
@@ -214,55 +188,13 @@ static int union_deps(struct ulay *u, uint32_t lid)
 	return 0;
 }
 
-static uint32_t pick_first(void *ctx, uint32_t r)
-{
-	(void)ctx;
-	(void)r;
-	return 0;
-}
-
-/* 1 when the collected dependencies are acyclic in every layer, 0 not
- * (*layer the first cyclic one), -1 when out of memory. */
-static int layers_acyclic(struct ulay *u, unsigned *layer)
-{
-	uint32_t nv = u->num_layers * u->f->num_ports, v, *e;
-	struct dqr_channel_list cl = { 0 };
-	struct dqr_cdg *g;
-	size_t i;
-	int r;
-
-	compact(u);
-	if (u->n > UINT32_MAX / 2)
-		return -1;
-	e = malloc(sizeof(uint32_t) * 2 * u->n + 1);
-	if (!e)
-		return -1;
-	for (i = 0; i < u->n; i++) {
-		e[2 * i] = (uint32_t)(u->key[i] >> 32);
-		e[2 * i + 1] = (uint32_t)u->key[i];
-	}
-	g = dqr_cdg_of_edges(nv, e, (uint32_t)u->n);
-	free(e);
-	if (!g)
-		return -1;
-	r = dqr_topo_order(g, pick_first, NULL, &cl);
-	if (r == 1) {
-		for (v = 0; v < nv && cl.pos[v] != DQR_NONE; v++)
-			;
-		*layer = v / u->f->num_ports;
-	}
-	dqr_cdg_free(g);
-	dqr_channel_list_free(&cl);
-	return r < 0 ? -1 : !r;
-}
-
 static void ulay_free(struct ulay *u)
 {
 	free(u->mask);
 	free(u->color);
 	free(u->it);
 	free(u->stack);
-	free(u->key);
+	dqr_layer_deps_release(&u->deps);
 }
 
 int dqr_union_layers_ok(const struct dqr_fabric *f, const struct dqr_lfts *a,
@@ -286,7 +218,8 @@ int dqr_union_layers_ok(const struct dqr_fabric *f, const struct dqr_lfts *a,
 	u.color = malloc(ns);
 	u.it = malloc(ns);
 	u.stack = malloc(sizeof(uint32_t) * ns);
-	if (!u.mask || !u.color || !u.it || !u.stack)
+	if (!u.mask || !u.color || !u.it || !u.stack ||
+	    dqr_layer_deps_init(&u.deps, f, u.num_layers))
 		goto out;
 	for (lid = 1; lid < lc; lid++) {
 		if (!lid_judged(f, lid))
@@ -307,9 +240,10 @@ int dqr_union_layers_ok(const struct dqr_fabric *f, const struct dqr_lfts *a,
 		r = 0;
 		goto out;
 	}
-	r = layers_acyclic(&u, &layer);
-	if (!r)
+	r = dqr_layer_deps_order(&u.deps, NULL, NULL, &layer);
+	if (r == 1)
 		snprintf(why, whylen, "layer %u is cyclic", layer);
+	r = r < 0 ? -1 : !r;
 out:
 	ulay_free(&u);
 	return r;
