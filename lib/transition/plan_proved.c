@@ -30,12 +30,13 @@
  * On virtual layers (dqr_plan_proved_layers) a packet keeps its source's
  * layer, so a dependency goes in once per layer of the packets that may
  * take it.  For each stage union (and each window since a drain), per
- * DLID, every switch gets the layers of the sources that reach it over
- * the entries those states may use; the union may loop where its states
- * do not, so the masks grow to a fixpoint (a switch is queued again only
+ * DLID, a switch gets the layers of the sources that reach it over the
+ * entries those states may use; the union may loop where its states do
+ * not, so the masks grow to a fixpoint (a switch is queued again only
  * when its mask grows: at most layers + 1 times).  A mask can grow where
- * no entry changed, so on layers every hop pair of the union goes in,
- * not only those with a changed entry (layer_pairs_fit).
+ * no entry changed, so hop pairs without a changed entry count too
+ * downstream of the changes; the list holds the new tables' own, so the
+ * rest of the fabric needs no look (layer_pairs_fit).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,9 +58,13 @@ struct proof {
 	uint32_t *seen, *done, epoch;	/* loop search, per switch */
 	uint32_t *stack;
 	uint8_t *next;
-	/* layers: per switch, the layers reaching it in the states judged */
+	/* layers: per switch, the layers reaching it in the states judged,
+	 * valid where ustamp or rstamp is mgen (layer_pairs_fit) */
 	const struct dqr_plan_layers *lay;
 	uint8_t *mask;
+	uint32_t *ustamp, *rstamp, mgen;
+	/* the switches upstream of the changes, and downstream */
+	uint32_t *ulist, *rlist;
 	int bad_layer;			/* layer() beyond num_layers */
 	/* what stopped the proof: a loop at (sw, lid), else a -> b */
 	uint32_t fail_sw, fail_lid, fail_a, fail_b;
@@ -169,10 +174,18 @@ static int into_layers(struct proof *o, uint8_t m, uint32_t a, uint32_t b)
 	return 1;
 }
 
-/* The layers of switch sw's packets for this DLID (one layer: bit 0). */
+/*
+ * The layers of switch sw's packets for this DLID (one layer: bit 0).
+ * Known for the switches upstream of the changes and downstream of them;
+ * any other would be a bug, answered with every layer (the safe side).
+ */
 static uint8_t sw_mask(const struct proof *o, uint32_t sw)
 {
-	return o->lay ? o->mask[sw] : 1;
+	if (!o->lay)
+		return 1;
+	if (o->ustamp[sw] != o->mgen && o->rstamp[sw] != o->mgen)
+		return (uint8_t)((1u << o->lay->num_layers) - 1);
+	return o->mask[sw];
 }
 
 /* The layer of a source port's packets towards lid, as a mask. */
@@ -394,46 +407,77 @@ static uint32_t dlid_end(const struct dqr_plan_entry *e, uint32_t n,
 	return j;
 }
 
-/*
- * Into m: per switch, the layers of the sources that reach it towards
- * lid in the states judged (the DLID's levels, lo and hi are set).
- * Every switch starts with its own sources; o->stack is a ring queue
- * where a switch sits once at a time (o->next marks it).
- */
-static void masks_of(struct proof *o, uint32_t lid, uint8_t *m)
+/* 1 when switch sw may use its old entry in the states judged. */
+static int may_use_old(const struct proof *o, uint32_t sw)
 {
-	const struct dqr_fabric *f = o->f;
-	uint32_t ns = f->num_switches, sw, node, head = 0, len, c, w;
-	unsigned pn, k, n;
+	return o->level[sw] != DQR_NONE && o->level[sw] > o->lo;
+}
+
+/* A new visit of one DLID's union: no switch stamped. */
+static void union_visit_begin(struct proof *o)
+{
+	size_t ns = o->f->num_switches + 1;
+
+	if (++o->mgen)
+		return;
+	memset(o->ustamp, 0, ns * sizeof(uint32_t));
+	memset(o->rstamp, 0, ns * sizeof(uint32_t));
+	o->mgen = 1;
+}
+
+/* 1 when some entry sw may use in the states judged leads to switch x. */
+static int union_leads_to(struct proof *o, uint32_t sw, uint32_t lid,
+			  uint32_t x)
+{
+	uint32_t c;
 	uint8_t q[2];
 	int nw[2];
+	unsigned k, n = ports(o, sw, lid, q, nw);
 
-	for (sw = 0; sw < ns; sw++) {
-		node = f->switches[sw];
-		c = dqr_port_index(f, node, 0);
-		m[sw] = own_lid(&f->ports[c], lid) ? 0 : src_mask(o, c, lid);
-		dqr_for_each_end_port(f, node, pn) {
-			c = dqr_peer_port(f, dqr_port_index(f, node, pn));
-			if (!own_lid(&f->ports[c], lid))
-				m[sw] |= src_mask(o, c, lid);
-		}
-		o->stack[sw] = sw;
-		o->next[sw] = 1;
+	for (k = 0; k < n; k++) {
+		c = out_ch(o->f, sw, q[k]);
+		if (c != DQR_NONE && dqr_peer_switch(o->f, c) == x)
+			return 1;
 	}
-	for (len = ns; len; len--) {
-		sw = o->stack[head];
-		head = head + 1 == ns ? 0 : head + 1;
-		o->next[sw] = 0;
-		n = ports(o, sw, lid, q, nw);
-		for (k = 0; k < n; k++) {
-			c = out_ch(f, sw, q[k]);
+	return 0;
+}
+
+/*
+ * The masks of list[0 .. n) grown along the union to a fixpoint, into
+ * the switches upstream of the changes (upstream 1) or the others (0).
+ * o->stack is a ring queue where a switch sits once at a time, o->next
+ * marks it; a switch comes back only when its mask grows: at most
+ * layers + 1 times.
+ */
+static void grow_masks(struct proof *o, uint32_t lid, const uint32_t *list,
+		       uint32_t n, int upstream)
+{
+	const struct dqr_fabric *f = o->f;
+	uint32_t i, y, w, c, head = 0, len;
+	uint8_t q[2];
+	int nw[2];
+	unsigned k, np;
+
+	for (i = 0; i < n; i++) {
+		o->stack[i] = list[i];
+		o->next[list[i]] = 1;
+	}
+	for (len = n; len; len--) {
+		y = o->stack[head];
+		head = head + 1 == n ? 0 : head + 1;
+		o->next[y] = 0;
+		np = ports(o, y, lid, q, nw);
+		for (k = 0; k < np; k++) {
+			c = out_ch(f, y, q[k]);
 			w = c == DQR_NONE ? DQR_NONE : dqr_peer_switch(f, c);
-			if (w == DQR_NONE || !(m[sw] & ~m[w]))
+			if (w == DQR_NONE ||
+			    (o->ustamp[w] == o->mgen) != upstream ||
+			    !(o->mask[y] & ~o->mask[w]))
 				continue;
-			m[w] |= m[sw];
+			o->mask[w] |= o->mask[y];
 			if (!o->next[w]) {
 				o->next[w] = 1;
-				o->stack[(head + len - 1) % ns] = w;
+				o->stack[(head + len - 1) % n] = w;
 				len++;
 			}
 		}
@@ -441,46 +485,185 @@ static void masks_of(struct proof *o, uint32_t lid, uint8_t *m)
 }
 
 /*
- * On layers, the states judged towards lid: their masks, and every hop
- * pair of their union into the list in the layers that may reach its
- * first switch.  A packet that took a changed entry upstream may reach
- * an unchanged switch in a layer whose packets never reached it before
- * or after, and go on in that layer through entries that did not change,
- * so pairs without a changed entry count too (on one layer every switch
- * sends itself, and the old tables hold those).  0 when one closes a
- * cycle.  Cost: switches x (layers + 4 additions), most already there.
+ * The switches upstream of the changed ones in the union (them
+ * included), into o->ulist, stamped; how many.  Whatever may reach a
+ * changed switch is there, so the masks there are exact: every switch
+ * starts with its own sources and they grow along the union.
  */
-static int layer_pairs_fit(struct proof *o, uint32_t lid)
+static uint32_t upstream_masks(struct proof *o, const struct dqr_plan_entry *e,
+			       uint32_t a, uint32_t b)
 {
 	const struct dqr_fabric *f = o->f;
-	uint32_t sw, x, c, c2;
+	uint32_t lid = e[a].lid, nu = 0, i, y, w, c, node;
+	unsigned pn;
+
+	for (i = a; i < b; i++)
+		if (may_use_old(o, e[i].sw) && o->ustamp[e[i].sw] != o->mgen) {
+			o->ustamp[e[i].sw] = o->mgen;
+			o->ulist[nu++] = e[i].sw;
+		}
+	for (i = 0; i < nu; i++) {
+		node = f->switches[o->ulist[i]];
+		dqr_for_each_linked_port(f, node, pn) {
+			w = dqr_peer_switch(f, dqr_port_index(f, node, pn));
+			if (w == DQR_NONE || o->ustamp[w] == o->mgen ||
+			    !union_leads_to(o, w, lid, o->ulist[i]))
+				continue;
+			o->ustamp[w] = o->mgen;
+			o->ulist[nu++] = w;
+		}
+	}
+	for (i = 0; i < nu; i++) {
+		y = o->ulist[i];
+		node = f->switches[y];
+		c = dqr_port_index(f, node, 0);
+		o->mask[y] = own_lid(&f->ports[c], lid) ? 0 :
+			     src_mask(o, c, lid);
+		dqr_for_each_end_port(f, node, pn) {
+			c = dqr_peer_port(f, dqr_port_index(f, node, pn));
+			if (!own_lid(&f->ports[c], lid))
+				o->mask[y] |= src_mask(o, c, lid);
+		}
+	}
+	grow_masks(o, lid, o->ulist, nu, 1);
+	return nu;
+}
+
+/*
+ * The switches downstream of the changed ones in the union (them
+ * included), into o->rlist, stamped; how many.  Outside the upstream
+ * part a mask holds only the layers arriving from the changed switches:
+ * any other layer there reaches the switch by entries of the new tables
+ * alone, whose hop pairs the list holds.
+ */
+static uint32_t downstream_masks(struct proof *o,
+				 const struct dqr_plan_entry *e, uint32_t a,
+				 uint32_t b)
+{
+	const struct dqr_fabric *f = o->f;
+	uint32_t lid = e[a].lid, nr = 0, i, w, c;
+	uint8_t q[2];
+	int nw[2];
+	unsigned k, n;
+
+	for (i = a; i < b; i++)
+		if (may_use_old(o, e[i].sw) && o->rstamp[e[i].sw] != o->mgen) {
+			o->rstamp[e[i].sw] = o->mgen;
+			o->rlist[nr++] = e[i].sw;
+		}
+	for (i = 0; i < nr; i++) {
+		n = ports(o, o->rlist[i], lid, q, nw);
+		for (k = 0; k < n; k++) {
+			c = out_ch(f, o->rlist[i], q[k]);
+			w = c == DQR_NONE ? DQR_NONE : dqr_peer_switch(f, c);
+			if (w == DQR_NONE || o->rstamp[w] == o->mgen)
+				continue;
+			o->rstamp[w] = o->mgen;
+			o->rlist[nr++] = w;
+			if (o->ustamp[w] != o->mgen)
+				o->mask[w] = 0;
+		}
+	}
+	/* an upstream switch's mask is exact already */
+	grow_masks(o, lid, o->rlist, nr, 0);
+	return nr;
+}
+
+/*
+ * y's hop pairs in the union, y -> x -> on, into the list in y's layers;
+ * only those through a switch that may use its old entry unless all.
+ * 0 when one closes a cycle.
+ */
+static int hop_pairs_fit(struct proof *o, uint32_t y, uint32_t lid, int all)
+{
+	const struct dqr_fabric *f = o->f;
+	uint32_t x, c, c2;
 	uint8_t q[2], q2[2];
 	int nw[2], nw2[2];
 	unsigned k, k2, np, np2;
 
-	if (!o->lay)
+	if (!o->mask[y])
 		return 1;
-	masks_of(o, lid, o->mask);
-	for (sw = 0; sw < f->num_switches; sw++) {
-		if (!o->mask[sw])
+	np = ports(o, y, lid, q, nw);
+	for (k = 0; k < np; k++) {
+		c = out_ch(f, y, q[k]);
+		x = c == DQR_NONE ? DQR_NONE : dqr_peer_switch(f, c);
+		if (x == DQR_NONE || (!all && !may_use_old(o, x)))
 			continue;
-		np = ports(o, sw, lid, q, nw);
-		for (k = 0; k < np; k++) {
-			c = out_ch(f, sw, q[k]);
-			x = c == DQR_NONE ? DQR_NONE : dqr_peer_switch(f, c);
-			if (x == DQR_NONE)
+		np2 = ports(o, x, lid, q2, nw2);
+		for (k2 = 0; k2 < np2; k2++) {
+			c2 = out_ch(f, x, q2[k2]);
+			if (c2 == DQR_NONE ||
+			    into_layers(o, o->mask[y], c, c2))
 				continue;
-			np2 = ports(o, x, lid, q2, nw2);
-			for (k2 = 0; k2 < np2; k2++) {
-				c2 = out_ch(f, x, q2[k2]);
-				if (c2 == DQR_NONE ||
-				    into_layers(o, o->mask[sw], c, c2))
-					continue;
-				o->fail_sw = x;
+			o->fail_sw = x;
+			o->fail_lid = lid;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* A changed switch's end ports into each entry it may use. */
+static int injection_fits(struct proof *o, uint32_t y, uint32_t lid)
+{
+	const struct dqr_fabric *f = o->f;
+	uint32_t node = f->switches[y], in, c;
+	uint8_t q[2];
+	int nw[2];
+	unsigned pn, k, n = ports(o, y, lid, q, nw);
+
+	dqr_for_each_end_port(f, node, pn) {
+		in = dqr_peer_port(f, dqr_port_index(f, node, pn));
+		if (own_lid(&f->ports[in], lid))
+			continue;
+		for (k = 0; k < n; k++) {
+			c = out_ch(f, y, q[k]);
+			if (c != DQR_NONE &&
+			    !into_layers(o, src_mask(o, in, lid), in, c)) {
+				o->fail_sw = y;
 				o->fail_lid = lid;
 				return 0;
 			}
 		}
+	}
+	return 1;
+}
+
+/*
+ * On layers, the states judged towards the DLID of e[a .. b): the layers
+ * that may reach each switch, and every hop pair of their union that the
+ * list may lack, into it in those layers.  The list holds every
+ * dependency of the new tables (the caller's promise), so what it may
+ * lack involves an old entry: a pair through a switch that may still
+ * use its old one, in the exact layers of the switch before it (all of
+ * them upstream of the changes), and any pair downstream of such a
+ * switch, in the layers arriving from it (a packet that took an old
+ * entry may reach an unchanged switch in a layer whose packets never
+ * reach it in the new tables, and go on in that layer through entries
+ * that did not change).  0 when one closes a cycle.  Cost: the switches
+ * upstream and downstream of the changes, not the fabric.
+ */
+static int layer_pairs_fit(struct proof *o, const struct dqr_plan_entry *e,
+			   uint32_t a, uint32_t b)
+{
+	uint32_t lid = e[a].lid, nu, nr, i, y;
+
+	if (!o->lay)
+		return 1;
+	union_visit_begin(o);
+	nu = upstream_masks(o, e, a, b);
+	nr = downstream_masks(o, e, a, b);
+	for (i = 0; i < nr; i++) {
+		y = o->rlist[i];
+		if (!hop_pairs_fit(o, y, lid, 1) ||
+		    (may_use_old(o, y) && !injection_fits(o, y, lid)))
+			return 0;
+	}
+	for (i = 0; i < nu; i++) {
+		y = o->ulist[i];
+		if (o->rstamp[y] != o->mgen && !hop_pairs_fit(o, y, lid, 0))
+			return 0;
 	}
 	return 1;
 }
@@ -505,7 +688,7 @@ static int stages_hold(struct proof *o, const struct dqr_plan_entry *e,
 			o->lo = k - 1;
 			o->hi = k;
 			o->epoch++;
-			if (!layer_pairs_fit(o, e[a].lid)) {
+			if (!layer_pairs_fit(o, e, a, b)) {
 				levels_set(o, e, lv, a, b, 0);
 				return 0;
 			}
@@ -545,7 +728,7 @@ static int window_holds(struct proof *o, const struct dqr_plan_entry *e,
 		b = dlid_end(e, n, a);
 		levels_set(o, e, lv, a, b, 1);
 		/* untimed: every combination of the window's states */
-		ok = layer_pairs_fit(o, e[a].lid);
+		ok = layer_pairs_fit(o, e, a, b);
 		for (i = a; i < b && ok; i++)
 			if (lv[i] > w && lv[i] <= k && !deps_fit(o, &e[i]))
 				ok = 0;
@@ -637,10 +820,17 @@ static int proof_alloc(struct proof *o, size_t ns)
 	o->done = calloc(ns, sizeof(uint32_t));
 	o->stack = malloc((ns + 1) * sizeof(uint32_t));
 	o->next = malloc(ns);
-	if (o->lay)
+	if (o->lay) {
 		o->mask = calloc(ns, 1);
-	if (!o->level || !o->seen || !o->done || !o->stack || !o->next ||
-	    (o->lay && !o->mask))
+		o->ustamp = calloc(ns + 1, sizeof(uint32_t));
+		o->rstamp = calloc(ns + 1, sizeof(uint32_t));
+		o->ulist = malloc((ns + 1) * sizeof(uint32_t));
+		o->rlist = malloc((ns + 1) * sizeof(uint32_t));
+		if (!o->mask || !o->ustamp || !o->rstamp || !o->ulist ||
+		    !o->rlist)
+			return -1;
+	}
+	if (!o->level || !o->seen || !o->done || !o->stack || !o->next)
 		return -1;
 	for (i = 0; i < ns; i++)
 		o->level[i] = DQR_NONE;
@@ -655,6 +845,10 @@ static void proof_free(struct proof *o)
 	free(o->stack);
 	free(o->next);
 	free(o->mask);
+	free(o->ustamp);
+	free(o->rstamp);
+	free(o->ulist);
+	free(o->rlist);
 }
 
 /*

@@ -135,11 +135,15 @@ struct dqr_plan_layers {
 /*
  * dqr_plan_proved() for a routing on layers (lay NULL: one layer, a
  * vertex is a channel, exactly dqr_plan_proved()).  Each dependency goes
- * into cl in every layer of the packets that may take it: per DLID, the
- * layers of the sources that reach a switch by any old or new entry of
- * the DLID (a superset of every state's, O(switches x layers) per DLID;
- * memory: changed DLIDs x switches bytes).  When it proves nothing,
- * rep->reason says which loop or dependency stopped it.
+ * into cl in every layer of the packets that may take it: per DLID and
+ * stage, the layers of the sources that reach a switch by the entries
+ * the states may use.  On layers the caller also promises that cl holds
+ * every dependency of to in its layers (recon's layered list does: it
+ * is built from the tables and a repair puts in what they gain), so
+ * only what involves an old entry is judged: the switches upstream and
+ * downstream of the changed ones, in time proportional to them, not to
+ * the fabric.  When it proves nothing, rep->reason says which loop or
+ * dependency stopped it.
  */
 int dqr_plan_proved_layers(const struct dqr_fabric *f,
 			   const struct dqr_lfts *from,
