@@ -621,8 +621,8 @@ static int fill_grid(const struct find *fd, struct dqr_grid *gr,
 						 sizeof(sizes) - used, "%s%u",
 						 d ? "x" : "", fd->size[d]);
 		dqr_set_err(err, errlen, "a grid of %u dimensions (%s; a ring "
-			    "of 4 counts as 2x2), more than %u", nout, sizes,
-			    DQR_GEN_MAX_DIMS);
+			    "of 4 counts as 2x2), more than %u", fd->nd,
+			    sizes, DQR_GEN_MAX_DIMS);
 		return -1;
 	}
 	gr->kind = DQR_GRID_MESH;
