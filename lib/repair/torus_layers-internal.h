@@ -22,9 +22,11 @@ struct dqr_torus_layers {
 	uint8_t tie_minus[DQR_GEN_MAX_DIMS];
 	uint32_t num_ports;			/* P of l * P + c */
 	struct dqr_dyn_order *cl;
-	/* one DLID's tree: hops to the owner, next switch, layer masks */
-	uint32_t *depth, *next, *order, *stack;
-	uint8_t *mask;
+	/* one DLID's tree: hops to the owner, next switch and channel,
+	 * each switch's own layer and the layers through it */
+	uint32_t *depth, *next, *chan, *order, *stack;
+	uint8_t *own, *mask;
+	uint8_t *ring_tab;	/* per ring and coordinate: its layer bit */
 	/* a repair's visits of one DLID's tree: seen[sw] == gen */
 	uint32_t *seen, gen;
 	struct dqr_torus_stats st;

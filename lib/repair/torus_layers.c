@@ -12,11 +12,11 @@
 
 /* ------------------------------------------------------------ layers */
 
-int dqr_torus_ecube_minus(const struct dqr_torus_layers *tl, unsigned k,
-			  uint32_t s, uint32_t d)
+/* dqr_torus_ecube_minus() between coordinates cs and cd of dimension k */
+static int coord_minus(const struct dqr_torus_layers *tl, unsigned k,
+		       unsigned cs, unsigned cd)
 {
-	unsigned n = tl->n.dims[k], cs = dqr_grid_coord(&tl->n, s, k);
-	unsigned cd = dqr_grid_coord(&tl->n, d, k), plus;
+	unsigned n = tl->n.dims[k], plus;
 
 	if (cs == cd)
 		return -1;
@@ -26,24 +26,65 @@ int dqr_torus_ecube_minus(const struct dqr_torus_layers *tl, unsigned k,
 	return 2 * plus == n ? tl->tie_minus[k] : 2 * plus > n;
 }
 
+int dqr_torus_ecube_minus(const struct dqr_torus_layers *tl, unsigned k,
+			  uint32_t s, uint32_t d)
+{
+	return coord_minus(tl, k, dqr_grid_coord(&tl->n, s, k),
+			   dqr_grid_coord(&tl->n, d, k));
+}
+
+/* Ring k's bit of the layer from coordinate cs to cd: when it wraps. */
+static uint8_t ring_layer(const struct dqr_torus_layers *tl, unsigned k,
+			  unsigned cs, unsigned cd)
+{
+	int minus = coord_minus(tl, k, cs, cd);
+
+	/* the route wraps: it crosses cut A */
+	return minus >= 0 && (minus ? cs < cd : cs > cd) ?
+	       (uint8_t)tl->ring_bit[k] : 0;
+}
+
 uint8_t dqr_torus_layers_sl(const struct dqr_torus_layers *tl,
 			    uint32_t src, uint32_t dst)
 {
-	unsigned k, s, d;
+	unsigned k;
 	uint8_t sl = 0;
-	int minus;
 
-	for (k = 0; k < tl->n.ndims; k++) {
+	for (k = 0; k < tl->n.ndims; k++)
+		if (tl->ring_bit[k])
+			sl |= ring_layer(tl, k, dqr_grid_coord(&tl->n, src, k),
+					 dqr_grid_coord(&tl->n, dst, k));
+	return sl;
+}
+
+/*
+ * own[sw] = the layer of sw's routes to dst, for every switch: a table
+ * per ring of the bit from each coordinate to dst's, then a look-up per
+ * dimension, where a walk of every tree would ask the arithmetic of
+ * dqr_torus_layers_sl() twice per switch.
+ */
+static void layers_to(struct dqr_torus_layers *tl, uint32_t dst)
+{
+	uint32_t sw, num = tl->n.num_switches;
+	unsigned k, c, off[DQR_GEN_MAX_DIMS], cd;
+	uint8_t l;
+
+	for (k = 0, c = 0; k < tl->n.ndims; k++) {
+		off[k] = c;
 		if (!tl->ring_bit[k])
 			continue;
-		minus = dqr_torus_ecube_minus(tl, k, src, dst);
-		s = dqr_grid_coord(&tl->n, src, k);
-		d = dqr_grid_coord(&tl->n, dst, k);
-		/* the route wraps: it crosses cut A */
-		if (minus >= 0 && (minus ? s < d : s > d))
-			sl |= (uint8_t)tl->ring_bit[k];
+		cd = dqr_grid_coord(&tl->n, dst, k);
+		for (sw = 0; sw < tl->n.dims[k]; sw++)
+			tl->ring_tab[c + sw] = ring_layer(tl, k, sw, cd);
+		c += tl->n.dims[k];
 	}
-	return sl;
+	for (sw = 0; sw < num; sw++) {
+		for (l = 0, k = 0; k < tl->n.ndims; k++)
+			if (tl->ring_bit[k])
+				l |= tl->ring_tab[off[k] +
+					dqr_grid_coord(&tl->n, sw, k)];
+		tl->own[sw] = l;
+	}
 }
 
 unsigned dqr_torus_layers_count(const struct dqr_torus_layers *tl)
@@ -79,9 +120,10 @@ uint32_t dqr_torus_hop(const struct dqr_fabric *f, const struct dqr_lfts *t,
 }
 
 /*
- * lid's tree in t: next[] and depth[] (hops to the owner switch, or
- * DQR_NONE when the route fails or loops), order[] the reaching switches
- * deepest first; mask[] the layers of the routes through each.  Returns
+ * lid's tree in t: next[] and chan[] (the channel there), depth[] (hops
+ * to the owner switch, or DQR_NONE when the route fails or loops),
+ * order[] the reaching switches deepest first; own[] the layer of each
+ * one's routes, mask[] the layers of the routes through each.  Returns
  * how many switches reach the owner.
  */
 static uint32_t tree(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
@@ -90,13 +132,14 @@ static uint32_t tree(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 	uint32_t sw, s, d, ch, top, num = tl->n.num_switches, count = 0;
 	uint32_t i, owner = dqr_lid_owner(f, lid);
 
+	layers_to(tl, dst);
 	for (sw = 0; sw < num; sw++) {
 		tl->depth[sw] = DQR_NONE - 1;	/* not looked at */
-		tl->next[sw] = dqr_torus_hop(f, t, sw, lid, &ch);
+		tl->next[sw] = dqr_torus_hop(f, t, sw, lid, &tl->chan[sw]);
 		tl->mask[sw] = 0;
 	}
 	/* delivered at dst: its own LID on port 0, a CA's on its cable */
-	dqr_torus_hop(f, t, dst, lid, &ch);
+	ch = tl->chan[dst];
 	tl->depth[dst] = (f->ports[owner].num ?
 			  ch != DQR_NONE && dqr_peer_port(f, ch) == owner :
 			  dqr_lft_get(t, dst, lid) == 0) ? 0 : DQR_NONE;
@@ -137,8 +180,7 @@ static uint32_t tree(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 			tl->order[tl->stack[num - 1 - tl->depth[sw]]++] = sw;
 	for (i = 0; i < count; i++) {
 		sw = tl->order[i];
-		tl->mask[sw] |= (uint8_t)(1u << dqr_torus_layers_sl(tl, sw,
-								    dst));
+		tl->mask[sw] |= (uint8_t)(1u << tl->own[sw]);
 		if (sw != dst)
 			tl->mask[tl->next[sw]] |= tl->mask[sw];
 	}
@@ -180,20 +222,18 @@ static int tree_deps(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 		sw = tl->order[i];
 		if (sw == dst && dqr_lft_get(t, sw, lid) == 0)
 			continue;
-		dqr_torus_hop(f, t, sw, lid, &c);
+		c = tl->chan[sw];
 		if (c == DQR_NONE)
 			continue;
 		/* the channel after c: at the next switch, or none */
-		nc = DQR_NONE;
-		if (sw != dst)
-			dqr_torus_hop(f, t, tl->next[sw], lid, &nc);
+		nc = sw != dst ? tl->chan[tl->next[sw]] : DQR_NONE;
 		for (l = 0; nc != DQR_NONE && l < tl->num_layers; l++)
 			if (tl->mask[sw] & (1u << l)) {
 				r = add(arg, l * P + c, l * P + nc);
 				if (r)
 					return r;
 			}
-		own = dqr_torus_layers_sl(tl, sw, dst);
+		own = tl->own[sw];
 		dqr_for_each_end_port(f, f->switches[sw], pn) {
 			e = dqr_peer_port(f, dqr_port_index(f,
 							    f->switches[sw],
@@ -304,14 +344,22 @@ static void ties_of(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 
 static int alloc_tree(struct dqr_torus_layers *tl, uint32_t num)
 {
+	size_t coords = 1;
+	unsigned k;
+
+	for (k = 0; k < tl->n.ndims; k++)
+		coords += tl->n.dims[k];
+	tl->ring_tab = malloc(coords);
 	tl->depth = malloc(sizeof(uint32_t) * (num + 1));
 	tl->next = malloc(sizeof(uint32_t) * (num + 1));
 	tl->order = malloc(sizeof(uint32_t) * (num + 1));
 	tl->stack = malloc(sizeof(uint32_t) * (num + 1));
+	tl->chan = malloc(sizeof(uint32_t) * (num + 1));
 	tl->mask = malloc(num + 1);
+	tl->own = malloc(num + 1);
 	tl->seen = calloc(num + 1, sizeof(uint32_t));
-	return tl->depth && tl->next && tl->order && tl->stack && tl->mask &&
-	       tl->seen ? 0 : -1;
+	return tl->depth && tl->next && tl->order && tl->stack && tl->chan &&
+	       tl->mask && tl->own && tl->seen && tl->ring_tab ? 0 : -1;
 }
 
 /*
@@ -415,7 +463,10 @@ void dqr_torus_layers_free(struct dqr_torus_layers *tl)
 	free(tl->next);
 	free(tl->order);
 	free(tl->stack);
+	free(tl->chan);
 	free(tl->mask);
+	free(tl->own);
+	free(tl->ring_tab);
 	free(tl->seen);
 	free(tl);
 }
