@@ -137,6 +137,8 @@ struct dqr_ctx {
 	 * "ecube") and the shape recognised; NULL and "" otherwise */
 	const char *ran_grid;
 	char grid_shape[160];
+	/* ERR DQ29: lib's up*\/down* replaced the base's tables */
+	int ran_updn;
 	/* base=auto on a mesh or torus: the DQR paper's plug-in for it */
 	struct dqr_mesh_plugin *mesh;
 	/* base=auto on a torus with qos TRUE: e-cube's layers and grid

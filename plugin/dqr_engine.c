@@ -331,6 +331,7 @@ static int base_pass(struct dqr_ctx *ctx)
 	dqr_recon_drop(ctx);
 	ctx->ran_uturn = 0;
 	ctx->ran_grid = NULL;
+	ctx->ran_updn = 0;
 	ctx->grid_shape[0] = '\0';
 	dqr_mesh_plugin_free(ctx->mesh);
 	ctx->mesh = NULL;

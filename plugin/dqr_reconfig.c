@@ -184,6 +184,7 @@ static int updn_instead(struct dqr_ctx *ctx, const char *base,
 		"reachable)\n", base, why);
 	dqr_lfts_free(ctx->lfts);
 	ctx->lfts = t;
+	ctx->ran_updn = 1;
 	return 0;
 }
 

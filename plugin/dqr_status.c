@@ -24,7 +24,9 @@ void dqr_fmt_base(const struct dqr_ctx *ctx, char *buf, size_t len)
 	size_t used;
 	int id, first = 1;
 
-	used = snprintf(buf, len, "%s", ctx->ran_uturn ? "uturn" :
+	/* the routing in force, and what it replaced */
+	used = snprintf(buf, len, "%s%s", ctx->ran_updn ? "updn instead of " :
+			"", ctx->ran_uturn ? "uturn" :
 			ctx->ran_grid ? ctx->ran_grid :
 			b->ran ? dqr_base_name(b->ran) : "none");
 	if (ctx->opts.base != DQR_BASE_AUTO || used >= len)

@@ -408,6 +408,13 @@ else
 	expect_ok "switch $sw" "$nr"
 fi
 judge swfault
+# the plugin's up*/down* in force is named so, not as the base it replaced
+if tail -n +"$from" "$W/osm.log" | grep -q "ERR DQ29:"; then
+	grep -q "^base: updn instead of " "$W/dqr-status" ||
+		it_fail "switch $sw: ERR DQ29, yet dqr-status says" \
+			"$(grep '^base: ' "$W/dqr-status")"
+	it_log "ok: switch $sw: $(grep '^base: ' "$W/dqr-status")"
+fi
 it_expect_eq "switches seen without $sw" \
 	"$(json_num "$W/swfault.json" switches)" \
 	$(($(wc -l < "$W/switches") - 1))
