@@ -259,6 +259,7 @@ static int grid_pass(struct dqr_ctx *ctx)
 	char err[256], desc[160];
 	double t0 = dqr_now_ms();
 	enum dqr_grid_kind g_kind;
+	int mesh_updn;
 
 	if (dqr_subnet_model_build(&ctx->osm->subn, &f, &held, &mst, err,
 				   sizeof(err)))
@@ -272,6 +273,8 @@ static int grid_pass(struct dqr_ctx *ctx)
 	}
 	dqr_grid_describe(g, desc, sizeof(desc));
 	g_kind = g->kind;
+	mesh_updn = g->kind == DQR_GRID_MESH &&
+		    ctx->opts.mesh_routing == DQR_MESH_UPDN;
 	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: shape: %s, %u switches; "
 		"%s\n", desc, g->num_switches,
 		g->kind == DQR_GRID_HYPERCUBE ?
@@ -280,6 +283,9 @@ static int grid_pass(struct dqr_ctx *ctx)
 		"lib's e-cube routing on virtual layers where the torus "
 		"allows it (qos TRUE), repaired with the DQR paper's mesh "
 		"plug-in in every layer" :
+		mesh_updn ? "lib's up*/down* routing (mesh_routing=updn: "
+		"shortest routes on a mesh, deadlock free on one VL), "
+		"repaired with the DQR paper's mesh plug-in" :
 		"lib's dimension-order routing (deadlock free on one VL), "
 		"repaired with the DQR paper's mesh plug-in");
 	if (g_kind == DQR_GRID_TORUS && dqr_torus_wanted(ctx) &&
@@ -289,7 +295,8 @@ static int grid_pass(struct dqr_ctx *ctx)
 		t = NULL;
 	}
 	if (!t && grid_route(ctx, f, g, desc, g_kind == DQR_GRID_HYPERCUBE ?
-			     DQR_REF_ECUBE : DQR_REF_DOR, &t)) {
+			     DQR_REF_ECUBE : mesh_updn ? DQR_REF_UPDN :
+			     DQR_REF_DOR, &t)) {
 		dqr_grid_free(g);
 		dqr_fabric_free(f);
 		return 1;
@@ -313,7 +320,7 @@ static int grid_pass(struct dqr_ctx *ctx)
 	 */
 	ctx->bases.ran = &ctx->bases.base[DQR_BASE_DOR];
 	ctx->ran_grid = g_kind == DQR_GRID_HYPERCUBE || ctx->torus_tl ?
-			"ecube" : "dor";
+			"ecube" : mesh_updn ? "updn" : "dor";
 	snprintf(ctx->grid_shape, sizeof(ctx->grid_shape), "%s", desc);
 	forward_optional(ctx);
 	return start_and_hand_over(ctx, dqr_now_ms() - t0);

@@ -40,6 +40,7 @@ const char *const dqr_mode_names[] = { "end-to-end", "local", NULL };
 const char *const dqr_turns_names[] = { "each", "path", NULL };
 const char *const dqr_fallback_names[] = { "base", "none", NULL };
 const char *const dqr_transition_names[] = { "ordered", "oneshot", NULL };
+const char *const dqr_mesh_routing_names[] = { "dor", "updn", NULL };
 const char *const dqr_stretch_names[] = { "0", "1", "2", "3", "4", "off",
 					  NULL };
 
@@ -64,6 +65,7 @@ static const struct dqr_opt_spec dqr_option_table[] = {
 	OPTION(stretch, DQR_OPT_CHOICE, dqr_stretch_names, 0),
 	OPTION(budget_ms, DQR_OPT_UINT_AUTO, NULL, DQR_BUDGET_MS_MAX),
 	OPTION_MIN(budget_mb, DQR_OPT_UINT_AUTO, 1, DQR_BUDGET_MB_MAX),
+	OPTION(mesh_routing, DQR_OPT_CHOICE, dqr_mesh_routing_names, 0),
 };
 
 #undef OPTION
@@ -85,6 +87,7 @@ void dqr_options_init(struct dqr_options *o)
 	o->stretch = DQR_STRETCH_OFF;
 	o->budget_ms = DQR_BUDGET_AUTO;
 	o->budget_mb = DQR_BUDGET_AUTO;
+	o->mesh_routing = DQR_MESH_DOR;
 }
 
 int dqr_options_parse(const char *str, struct dqr_options *o,
@@ -114,7 +117,7 @@ void dqr_options_format(const struct dqr_options *o, char *buf, size_t len)
 
 	snprintf(buf, len, "base=%s verify=%s mode=%s turns=%s fallback=%s "
 		 "transition=%s drain_ms=%s vl_layer=%s stretch=%s "
-		 "budget_ms=%s budget_mb=%s",
+		 "budget_ms=%s budget_mb=%s mesh_routing=%s",
 		 dqr_base_engine_name(o->base), o->verify ? "on" : "off",
 		 dqr_mode_names[o->mode], dqr_turns_names[o->turns],
 		 dqr_fallback_names[o->fallback],
@@ -122,7 +125,8 @@ void dqr_options_format(const struct dqr_options *o, char *buf, size_t len)
 		 uint_auto(o->drain_ms, drain, sizeof(drain)),
 		 o->vl_layer ? "on" : "off", dqr_stretch_names[o->stretch],
 		 uint_auto(o->budget_ms, ms, sizeof(ms)),
-		 uint_auto(o->budget_mb, mb, sizeof(mb)));
+		 uint_auto(o->budget_mb, mb, sizeof(mb)),
+		 dqr_mesh_routing_names[o->mesh_routing]);
 }
 
 /* ------------------------------------------------------------------ */

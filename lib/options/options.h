@@ -52,6 +52,7 @@ extern const char *const dqr_mode_names[];	/* enum dqr_mode */
 extern const char *const dqr_turns_names[];	/* enum dqr_turns */
 extern const char *const dqr_fallback_names[];
 extern const char *const dqr_transition_names[];
+extern const char *const dqr_mesh_routing_names[];	/* enum below */
 /* "0" .. "4": that many links, "off": DQR_STRETCH_OFF */
 extern const char *const dqr_stretch_names[];
 #define DQR_STRETCH_OFF 5
@@ -72,6 +73,12 @@ enum dqr_transition_mode {
 #define DQR_BUDGET_AUTO 0xffffffffu
 #define DQR_BUDGET_MS_MAX 600000u
 #define DQR_BUDGET_MB_MAX 1048576u
+
+/* base=auto on a mesh: lib's routing of it (doc/grids.md compares them) */
+enum dqr_mesh_routing {
+	DQR_MESH_DOR = 0,	/* dimension order: balanced */
+	DQR_MESH_UPDN,		/* up*\/down*: as short, more room for DQR */
+};
 
 enum dqr_fallback {
 	DQR_FALLBACK_BASE = 0,	/* route everything with the base engine */
@@ -109,11 +116,13 @@ struct dqr_options {
 	 */
 	unsigned budget_ms;
 	unsigned budget_mb;
+	/* enum dqr_mesh_routing */
+	int mesh_routing;
 };
 
 /* The defaults: base=auto verify=on mode=end-to-end turns=each
  * fallback=base transition=ordered drain_ms=auto vl_layer=on stretch=off
- * budget_ms=auto budget_mb=auto. */
+ * budget_ms=auto budget_mb=auto mesh_routing=dor. */
 void dqr_options_init(struct dqr_options *o);
 
 /*

@@ -21,8 +21,11 @@
 
 /*
  * Routes f by kind (DQR_REF_DOR, DQR_REF_DOR_WRAP or DQR_REF_ECUBE) on its
- * grid g: 0 with *out set (f's port numbers, f->num_switches rows), or -1
- * with a message in err (kind does not fit g, no memory).
+ * grid g, or by DQR_REF_UPDN, which needs no coordinates (on a mesh its
+ * routes are as short as dimension order's: moves towards the root
+ * first, then away).  0 with *out set (f's port numbers,
+ * f->num_switches rows), or -1 with a message in err (kind does not fit
+ * g, no memory).
  */
 int dqr_grid_route(const struct dqr_fabric *f, const struct dqr_grid *g,
 		   enum dqr_ref_kind kind, struct dqr_lfts **out, char *err,
