@@ -314,11 +314,12 @@ static int grid_pass(struct dqr_ctx *ctx)
 	ctx->lfts = t;
 	/*
 	 * No OpenSM engine ran: the optional callbacks (SL, VL, multicast)
-	 * go to OpenSM's engine of the same kind, dimension order, which
-	 * base=auto never set up (unset callbacks); the log and the status
-	 * name lib's routing (ran_grid).
+	 * go to OpenSM's engine of the same kind, dimension order (or
+	 * up*\/down*), which base=auto never set up (unset callbacks); the
+	 * log and the status name lib's routing (ran_grid).
 	 */
-	ctx->bases.ran = &ctx->bases.base[DQR_BASE_DOR];
+	ctx->bases.ran = &ctx->bases.base[mesh_updn ? DQR_BASE_UPDN :
+					  DQR_BASE_DOR];
 	ctx->ran_grid = g_kind == DQR_GRID_HYPERCUBE || ctx->torus_tl ?
 			"ecube" : mesh_updn ? "updn" : "dor";
 	snprintf(ctx->grid_shape, sizeof(ctx->grid_shape), "%s", desc);
