@@ -66,7 +66,7 @@ uint8_t dqr_torus_layers_sl(const struct dqr_torus_layers *tl,
 static void layers_to(struct dqr_torus_layers *tl, uint32_t dst)
 {
 	uint32_t sw, num = tl->n.num_switches;
-	unsigned k, c, off[DQR_GEN_MAX_DIMS], cd;
+	unsigned k, c, off[DQR_GEN_MAX_DIMS], cs, cd;
 	uint8_t l;
 
 	for (k = 0, c = 0; k < tl->n.ndims; k++) {
@@ -74,8 +74,8 @@ static void layers_to(struct dqr_torus_layers *tl, uint32_t dst)
 		if (!tl->ring_bit[k])
 			continue;
 		cd = dqr_grid_coord(&tl->n, dst, k);
-		for (sw = 0; sw < tl->n.dims[k]; sw++)
-			tl->ring_tab[c + sw] = ring_layer(tl, k, sw, cd);
+		for (cs = 0; cs < tl->n.dims[k]; cs++)
+			tl->ring_tab[c + cs] = ring_layer(tl, k, cs, cd);
 		c += tl->n.dims[k];
 	}
 	for (sw = 0; sw < num; sw++) {

@@ -101,7 +101,7 @@ static uint8_t subtree_layers(struct dqr_torus_layers *tl,
 			      const struct dqr_lfts *t, uint32_t lid,
 			      uint32_t dst, uint32_t w)
 {
-	uint32_t top = 0, y, q, z, node;
+	uint32_t top = 0, y, p, q, z, node;
 	unsigned pn;
 	uint8_t m = 0;
 
@@ -112,8 +112,9 @@ static uint8_t subtree_layers(struct dqr_torus_layers *tl,
 		m |= (uint8_t)(1u << dqr_torus_layers_sl(tl, y, dst));
 		node = f->switches[y];
 		dqr_for_each_linked_port(f, node, pn) {
-			q = dqr_peer_port(f, dqr_port_index(f, node, pn));
-			z = dqr_peer_switch(f, dqr_port_index(f, node, pn));
+			p = dqr_port_index(f, node, pn);
+			q = dqr_peer_port(f, p);
+			z = dqr_peer_switch(f, p);
 			if (z == DQR_NONE || tl->seen[z] == tl->gen ||
 			    dqr_lft_get(t, z, lid) != f->ports[q].num)
 				continue;
@@ -153,15 +154,16 @@ static int patched_deps(struct dqr_torus_layers *tl,
 			uint32_t c, uint32_t nc, uint32_t prev, uint8_t prev_m,
 			uint8_t *m)
 {
-	uint32_t node = f->switches[x], q, w, P = tl->num_ports;
+	uint32_t node = f->switches[x], p, q, w, P = tl->num_ports;
 	uint8_t own = dqr_torus_layers_sl(tl, x, dst), wm;
 	unsigned pn;
 	int r;
 
 	*m = (uint8_t)(1u << own);
 	dqr_for_each_linked_port(f, node, pn) {
-		q = dqr_peer_port(f, dqr_port_index(f, node, pn));
-		w = dqr_peer_switch(f, dqr_port_index(f, node, pn));
+		p = dqr_port_index(f, node, pn);
+		q = dqr_peer_port(f, p);
+		w = dqr_peer_switch(f, p);
 		if (w == DQR_NONE) {
 			/* an end port injects into c in x's own layer */
 			if (q == owner)
