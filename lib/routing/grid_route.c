@@ -14,7 +14,7 @@ int dqr_grid_route(const struct dqr_fabric *f, const struct dqr_grid *g,
 	int ret = -1;
 
 	*out = NULL;
-	/* up*\/down* needs no coordinates: the fabric as it is */
+	/* plain up*\/down* needs no coordinates: the fabric as it is */
 	if (kind == DQR_REF_UPDN)
 		return dqr_ref_route(f, NULL, NULL, kind, out, err, errlen);
 	if (dqr_grid_conform(f, g, &c, err, errlen))

@@ -20,10 +20,9 @@
 #include "shape/grid_shape.h"
 
 /*
- * Routes f by kind (DQR_REF_DOR, DQR_REF_DOR_WRAP or DQR_REF_ECUBE) on its
- * grid g, or by DQR_REF_UPDN, which needs no coordinates (on a mesh its
- * routes are as short as dimension order's: moves towards the root
- * first, then away).  0 with *out set (f's port numbers,
+ * Routes f by kind (DQR_REF_DOR, DQR_REF_DOR_WRAP, DQR_REF_ECUBE or
+ * DQR_REF_UPDN_MESH) on its grid g, or by DQR_REF_UPDN, which needs no
+ * coordinates.  0 with *out set (f's port numbers,
  * f->num_switches rows), or -1 with a message in err (kind does not fit
  * g, no memory).
  */

@@ -62,6 +62,11 @@ enum dqr_ref_kind dqr_ref_auto(const struct dqr_gen_spec *spec)
 
 /* ---------------------------------------------------------------- model */
 
+static int is_updn(enum dqr_ref_kind kind)
+{
+	return kind == DQR_REF_UPDN || kind == DQR_REF_UPDN_MESH;
+}
+
 /* What the routings need to know of one destination LID. */
 struct lid_info {
 	uint32_t key;		/* spreads LIDs over equal next hops */
@@ -133,6 +138,26 @@ static uint32_t peer_switch(const struct dqr_fabric *f, uint32_t x,
 	return dqr_peer_switch(f, dqr_port_index(f, f->switches[x], p));
 }
 
+/*
+ * The switch behind port p of x as up*\/down* sees it: UPDN_MESH leaves
+ * out the wrap cables of a torus (coordinates more than one apart).
+ */
+static uint32_t ref_peer(const struct ref *r, uint32_t x, unsigned p)
+{
+	uint32_t y = peer_switch(r->f, x, p);
+	unsigned d, a, b;
+
+	if (y == DQR_NONE || r->kind != DQR_REF_UPDN_MESH)
+		return y;
+	for (d = 0; d < r->s->ndims; d++) {
+		a = r->pl[x].coord[d];
+		b = r->pl[y].coord[d];
+		if (a > b + 1 || b > a + 1)
+			return DQR_NONE;
+	}
+	return y;
+}
+
 static int port_linked(const struct dqr_fabric *f, uint32_t x, unsigned p)
 {
 	uint32_t node = f->switches[x];
@@ -146,9 +171,10 @@ static void adj_free(struct adj *a)
 	DQR_FREE_ALL(a->off, a->nup, a->sw, a->port);
 }
 
-static int adj_build(const struct dqr_fabric *f, const uint32_t *rank,
+static int adj_build(const struct ref *r, const uint32_t *rank,
 		     struct adj *a)
 {
+	const struct dqr_fabric *f = r->f;
 	uint32_t ns = f->num_switches, x, y, n = 0, pass;
 	unsigned p;
 
@@ -158,7 +184,7 @@ static int adj_build(const struct dqr_fabric *f, const uint32_t *rank,
 		return -1;
 	for (x = 0; x < ns; x++)
 		dqr_for_each_linked_port(f, f->switches[x], p) {
-			y = peer_switch(f, x, p);
+			y = ref_peer(r, x, p);
 			n += y != DQR_NONE && rank[y] != rank[x];
 		}
 	a->sw = malloc(sizeof(*a->sw) * (n + 1));
@@ -170,7 +196,7 @@ static int adj_build(const struct dqr_fabric *f, const uint32_t *rank,
 		a->off[x] = n;
 		for (pass = 0; pass < 2; pass++) {
 			dqr_for_each_linked_port(f, f->switches[x], p) {
-				y = peer_switch(f, x, p);
+				y = ref_peer(r, x, p);
 				if (y == DQR_NONE || rank[y] == rank[x])
 					continue;
 				/* pass 0 takes the up links, pass 1 the rest */
@@ -267,27 +293,63 @@ out:
 
 /* ---------------------------------------------------------------- updn */
 
-/*
- * Ranks every switch by (BFS depth from its component's lowest-numbered
- * switch, switch index): a link goes up towards the lower rank, so equal
- * depths break towards the lower index.
- */
-static int updn_rank(const struct dqr_fabric *f, uint32_t *order,
-		     uint32_t *rank)
+static int cmp_u64(const void *a, const void *b)
 {
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The switches in the order they may root a component: by index, or for
+ * UPDN_MESH by grid position, so that a mesh is rooted at its corner of
+ * lowest coordinates.  There every route climbs towards the corner, then
+ * descends, which spreads the load best (busiest link 1.5x dimension
+ * order's on a 10x10 mesh; rooted in the middle, 3.8x).
+ */
+static int updn_roots(const struct ref *r, uint32_t *roots)
+{
+	uint64_t *key;
+	uint32_t x;
+
+	for (x = 0; x < r->ns; x++)
+		roots[x] = x;
+	if (r->kind != DQR_REF_UPDN_MESH)
+		return 0;
+	key = malloc(sizeof(*key) * (r->ns + 1));
+	if (!key)
+		return -1;
+	for (x = 0; x < r->ns; x++)
+		key[x] = (uint64_t)r->pl[x].pos << 32 | x;
+	qsort(key, r->ns, sizeof(*key), cmp_u64);
+	for (x = 0; x < r->ns; x++)
+		roots[x] = (uint32_t)key[x];
+	free(key);
+	return 0;
+}
+
+/*
+ * Ranks every switch by (BFS depth from its component's first switch in
+ * updn_roots' order, switch index): a link goes up towards the lower
+ * rank, so equal depths break towards the lower index.
+ */
+static int updn_rank(const struct ref *r, uint32_t *order, uint32_t *rank)
+{
+	const struct dqr_fabric *f = r->f;
 	uint32_t ns = f->num_switches, *depth, *queue, *cnt;
-	uint32_t x, y, head, tail, root, max_depth = 0;
+	uint32_t x, y, i, head, tail, root, max_depth = 0;
 	unsigned p;
 	int ret = -1;
 
 	depth = malloc(sizeof(*depth) * (ns + 1));
 	queue = malloc(sizeof(*queue) * (ns + 1));
 	cnt = calloc(ns + 2, sizeof(*cnt));
-	if (!depth || !queue || !cnt)
+	if (!depth || !queue || !cnt || updn_roots(r, order))
 		goto out;
 	for (x = 0; x < ns; x++)
 		depth[x] = REF_INF;
-	for (root = 0; root < ns; root++) {
+	for (i = 0; i < ns; i++) {
+		root = order[i];
 		if (depth[root] != REF_INF)
 			continue;
 		depth[root] = 0;
@@ -296,7 +358,7 @@ static int updn_rank(const struct dqr_fabric *f, uint32_t *order,
 		while (head < tail) {
 			x = queue[head++];
 			dqr_for_each_linked_port(f, f->switches[x], p) {
-				y = peer_switch(f, x, p);
+				y = ref_peer(r, x, p);
 				if (y == DQR_NONE || depth[y] != REF_INF)
 					continue;
 				depth[y] = depth[x] + 1;
@@ -337,7 +399,7 @@ static int updn_init(struct ref *r)
 	rank = malloc(sizeof(*rank) * (r->ns + 1));
 	if (!u->order || !u->dd || !u->len || !u->stamp || !u->queue || !rank)
 		goto out;
-	if (updn_rank(r->f, u->order, rank) || adj_build(r->f, rank, &u->a) ||
+	if (updn_rank(r, u->order, rank) || adj_build(r, rank, &u->a) ||
 	    cands_alloc(&u->c, &u->a, r->ns))
 		goto out;
 	ret = 0;
@@ -482,7 +544,7 @@ static int ftree_init(struct ref *r)
 		goto out;
 	for (x = 0; x < r->ns; x++)
 		rank[x] = REF_MAX_LEVELS - r->pl[x].level;
-	if (adj_build(r->f, rank, &ft->a) || cands_alloc(&ft->c, &ft->a, r->ns))
+	if (adj_build(r, rank, &ft->a) || cands_alloc(&ft->c, &ft->a, r->ns))
 		goto out;
 	/* the nominal arity of a level: what an intact switch there has */
 	for (x = 0; x < r->ns; x++)
@@ -615,7 +677,7 @@ static uint8_t ecube_port(const struct ref *r, uint32_t x, uint32_t t)
 static void route_target(struct ref *r, uint32_t t)
 {
 	uint32_t b = r->tg_off[t], e = r->tg_off[t + 1], x, i, lid;
-	int need_updn = r->kind == DQR_REF_UPDN, need_ft = 0;
+	int need_updn = is_updn(r->kind), need_ft = 0;
 	uint8_t p = DQR_NO_PATH;
 
 	for (i = b; i < e; i++) {
@@ -653,7 +715,7 @@ static void route_target(struct ref *r, uint32_t t)
 
 			lid = r->tg_lid[i];
 			li = &r->li[lid];
-			if (r->kind == DQR_REF_UPDN ||
+			if (is_updn(r->kind) ||
 			    (r->kind == DQR_REF_FTREE_MOD && li->is_sw))
 				p = cands_pick(&r->u.c, &r->u.a, x,
 					       updn_spread(li->key, x));
@@ -766,6 +828,7 @@ static int check_kind(const struct dqr_gen_spec *s, enum dqr_ref_kind kind,
 		break;
 	case DQR_REF_DOR:
 	case DQR_REF_DOR_WRAP:
+	case DQR_REF_UPDN_MESH:
 		ok = s->kind == DQR_GEN_MESH || s->kind == DQR_GEN_TORUS;
 		break;
 	case DQR_REF_ECUBE:
@@ -852,8 +915,7 @@ int dqr_ref_route(const struct dqr_fabric *f, const struct dqr_gen_spec *spec,
 	r.t = dqr_lfts_new(f->num_switches, f->max_lid + 1);
 	if (!r.t || targets_build(&r))
 		goto nomem;
-	if ((kind == DQR_REF_UPDN || kind == DQR_REF_FTREE_MOD) &&
-	    updn_init(&r))
+	if ((is_updn(kind) || kind == DQR_REF_FTREE_MOD) && updn_init(&r))
 		goto nomem;
 	if (kind == DQR_REF_FTREE_MOD && ftree_init(&r))
 		goto nomem;

@@ -45,6 +45,15 @@
  *   (destination, switch) picks, so consecutive hops do not make
  *   correlated choices.  Deadlock free on any fabric; DQR_NO_PATH
  *   towards other components.
+ * DQR_REF_UPDN_MESH (mesh, torus)
+ *   UPDN on the mesh: a torus's wrap links are never used, and each
+ *   component is rooted at its switch of lowest grid position (the corner
+ *   at coordinates 0 on an intact grid).  Every route then moves towards
+ *   that corner, then away from it, which is minimal on a mesh, as DOR.
+ *   Its busiest link carries 1.5x DOR's under all-to-all traffic on 2D
+ *   meshes, but it leaves DQR far more room (doc/grids.md).  With
+ *   links or switches missing it still routes every pair that cables
+ *   other than wrap cables join, deadlock free.
  * DQR_REF_UTURN (any fabric that is a fat tree by its cabling; the spec
  *   is not used)
  *   The plugin's base=uturn: dqr_ftree_detect(), then dqr_uturn_route()
@@ -79,6 +88,7 @@
 	X(DQR_REF_DOR_WRAP, "dor-wrap")					\
 	X(DQR_REF_ECUBE, "ecube")					\
 	X(DQR_REF_UPDN, "updn")						\
+	X(DQR_REF_UPDN_MESH, "updn-mesh")				\
 	X(DQR_REF_UTURN, "uturn")
 
 enum dqr_ref_kind {

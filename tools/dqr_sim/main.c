@@ -65,8 +65,10 @@ static void usage(FILE *out)
 "  --fabric SPEC        generated fabric (kary:K,N fattree2:R fattree3:R\n"
 "                       mesh:AxB torus:AxB hypercube:D; see dqr-genfabric)\n"
 "  --routing NAME       its base routing: auto (default), ftree-mod, dor,\n"
-"                       dor-wrap, ecube, updn, uturn (any fat tree; DQR\n"
-"                       then prefers the FT paper's reroutes)\n"
+"                       dor-wrap, ecube, updn, updn-mesh (the plugin's\n"
+"                       default on a mesh: up*/down* from the corner,\n"
+"                       no wrap cables), uturn (any fat tree; DQR then\n"
+"                       prefers the FT paper's reroutes)\n"
 "  --no-uturn-bias      with uturn: DQR without that preference\n"
 "  --no-mesh-plugin     meshes and tori: DQR without the DQR paper's mesh\n"
 "                       plug-in (local paths towards the centre), which\n"
@@ -195,7 +197,8 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 	case 'r':
 		if (dqr_ref_parse(arg, &o->routing))
 			return bad_value(name, arg, "auto, ftree-mod, dor, "
-					 "dor-wrap, ecube, updn or uturn");
+					 "dor-wrap, ecube, updn, updn-mesh or "
+					 "uturn");
 		o->routing_set = 1;
 		break;
 	case 'T':

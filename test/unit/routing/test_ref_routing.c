@@ -412,6 +412,101 @@ static void check_torus_wrap(const char *spec)
 	free(dist);
 }
 
+/* Grid distance between two places, never across a wrap cable. */
+static unsigned mesh_distance(const struct dqr_gen_spec *s,
+			      const struct dqr_gen_place *a,
+			      const struct dqr_gen_place *b)
+{
+	unsigned d, n = 0;
+
+	for (d = 0; d < s->ndims; d++)
+		n += a->coord[d] > b->coord[d] ? a->coord[d] - b->coord[d] :
+		     b->coord[d] - a->coord[d];
+	return n;
+}
+
+/*
+ * UPDN_MESH: every pair routed, acyclic, no wrap cable taken, minimal on
+ * a mesh, and rooted at the switch of grid position 0: no route moves
+ * towards it again once it has moved away (that would be a down-to-up
+ * turn in its order).  reflect mirrors every coordinate, so that the
+ * root is the last switch index instead of the first.
+ */
+static void check_updn_mesh(const char *spec, int reflect)
+{
+	struct dqr_gen_place *pl;
+	struct dqr_gen_spec s;
+	struct dqr_fabric *f = gen(spec, &s, &pl);
+	uint16_t *dist = switch_distances(f);
+	uint32_t x, y, at, root = DQR_NONE, lid, o, hops, wraps = 0;
+	uint32_t turns = 0;
+	uint64_t ca_det, sw_det;
+	struct dqr_lfts *t;
+	unsigned d, prev, cur;
+	uint8_t p;
+
+	for (x = 0; x < f->num_switches; x++) {
+		uint32_t pos = 0;
+
+		for (d = s.ndims; d-- > 0;) {
+			if (reflect)
+				pl[x].coord[d] = (uint16_t)(s.dims[d] - 1 -
+							    pl[x].coord[d]);
+			pos = pos * s.dims[d] + pl[x].coord[d];
+		}
+		pl[x].pos = pos;
+		if (!pos)
+			root = x;
+	}
+	printf("%s updn-mesh%s: root switch %u\n", spec,
+	       reflect ? " (mirrored places)" : "", root);
+	CHECK_EQ(root, reflect ? f->num_switches - 1 : 0);
+	t = route(f, &s, pl, DQR_REF_UPDN_MESH, spec);
+	check_perfect(f, t, "updn-mesh");
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		o = dqr_lid_owner(f, lid);
+		if (o == DQR_NONE)
+			continue;
+		for (x = 0; x < f->num_switches; x++) {
+			int away = 0;
+
+			prev = mesh_distance(&s, &pl[x], &pl[root]);
+			for (at = x, hops = 0; hops <= f->num_switches;
+			     hops++) {
+				p = dqr_lft_get(t, at, lid);
+				y = next_switch(f, at, p);
+				if (y == DQR_NONE)
+					break;
+				wraps += mesh_distance(&s, &pl[at],
+						       &pl[y]) != 1;
+				cur = mesh_distance(&s, &pl[y], &pl[root]);
+				turns += away && cur < prev;
+				away |= cur > prev;
+				prev = cur;
+				at = y;
+			}
+		}
+	}
+	CHECK_EQ(wraps, 0);
+	CHECK_EQ(turns, 0);
+	if (s.kind == DQR_GEN_MESH) {
+		count_detours(f, t, dist, &ca_det, &sw_det);
+		CHECK_EQ(ca_det + sw_det, 0);
+	}
+	/* a generated mesh's switch 0 is its corner: plain UPDN's root */
+	if (s.kind == DQR_GEN_MESH && !reflect) {
+		struct dqr_lfts *u = route(f, NULL, NULL, DQR_REF_UPDN, spec);
+
+		CHECK(!memcmp(u->port, t->port,
+			      (size_t)t->num_switches * t->lid_count));
+		dqr_lfts_free(u);
+	}
+	dqr_lfts_free(t);
+	dqr_fabric_free(f);
+	free(pl);
+	free(dist);
+}
+
 /* Unlinks every nth switch-to-switch link, from the k-th on. */
 static unsigned drop_links(struct dqr_fabric *f, unsigned n, unsigned k)
 {
@@ -724,6 +819,11 @@ int main(void)
 		check_spec(tori[i], 0);
 	check_torus_wrap("torus:4x4");
 	check_torus_wrap("torus:3x5x4");
+	check_updn_mesh("mesh:6x5", 0);
+	check_updn_mesh("mesh:6x5", 1);
+	check_updn_mesh("mesh:4x3x3,cas=2", 1);
+	check_updn_mesh("torus:5x4", 0);
+	check_updn_mesh("torus:3x4x5", 1);
 	check_lmc("fattree2:8,lmc=2");
 	check_lmc("kary:2,3,lmc=1");
 	check_lmc("mesh:4x4,lmc=1");
