@@ -245,10 +245,11 @@ static int grid_route(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 
 /*
  * base=auto on a fabric that is no fat tree: a mesh is routed by lib's
- * dimension-order routing, a hypercube by e-cube, both deadlock free on
- * one VL; the tables go to OpenSM and DQR as uturn_pass's do.  Returns
- * what OpenSM's second step expects, or 1 when OpenSM's engines must
- * route (no grid, a torus).
+ * up*\/down* from its corner (dimension order with mesh_routing=dor), a
+ * torus by e-cube on virtual layers (qos TRUE) or else as a mesh by
+ * dimension order, a hypercube by e-cube; the tables go to OpenSM and
+ * DQR as uturn_pass's do.  Returns what OpenSM's second step expects,
+ * or 1 when OpenSM's engines must route (no grid).
  */
 static int grid_pass(struct dqr_ctx *ctx)
 {
@@ -283,9 +284,10 @@ static int grid_pass(struct dqr_ctx *ctx)
 		"lib's e-cube routing on virtual layers where the torus "
 		"allows it (qos TRUE), repaired with the DQR paper's mesh "
 		"plug-in in every layer" :
-		mesh_updn ? "lib's up*/down* routing (mesh_routing=updn: "
-		"shortest routes on a mesh, deadlock free on one VL), "
-		"repaired with the DQR paper's mesh plug-in" :
+		mesh_updn ? "lib's up*/down* routing from the corner "
+		"(mesh_routing=updn: shortest routes, deadlock free on one "
+		"VL, room for DQR's repairs), repaired with the DQR paper's "
+		"mesh plug-in" :
 		"lib's dimension-order routing (deadlock free on one VL), "
 		"repaired with the DQR paper's mesh plug-in");
 	if (g_kind == DQR_GRID_TORUS && dqr_torus_wanted(ctx) &&
@@ -295,7 +297,7 @@ static int grid_pass(struct dqr_ctx *ctx)
 		t = NULL;
 	}
 	if (!t && grid_route(ctx, f, g, desc, g_kind == DQR_GRID_HYPERCUBE ?
-			     DQR_REF_ECUBE : mesh_updn ? DQR_REF_UPDN :
+			     DQR_REF_ECUBE : mesh_updn ? DQR_REF_UPDN_MESH :
 			     DQR_REF_DOR, &t)) {
 		dqr_grid_free(g);
 		dqr_fabric_free(f);

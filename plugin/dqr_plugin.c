@@ -179,7 +179,7 @@ static void say_conflicts(osm_opensm_t *osm, const struct dqr_options *o)
 			 "its routes share VL 0 and may deadlock; the plugin "
 			 "runs it all the same, and DQR stays off while its "
 			 "tables are cyclic on one VL", base);
-	if (o->mesh_routing != DQR_MESH_DOR && o->base != DQR_BASE_AUTO)
+	if (given(str, "mesh_routing") && o->base != DQR_BASE_AUTO)
 		conflict(osm, 1, "mesh_routing=%s applies to base=auto on a "
 			 "mesh (lib's routing of it): with base=%s it is "
 			 "ignored", dqr_mesh_routing_names[o->mesh_routing],

@@ -87,7 +87,7 @@ void dqr_options_init(struct dqr_options *o)
 	o->stretch = DQR_STRETCH_OFF;
 	o->budget_ms = DQR_BUDGET_AUTO;
 	o->budget_mb = DQR_BUDGET_AUTO;
-	o->mesh_routing = DQR_MESH_DOR;
+	o->mesh_routing = DQR_MESH_UPDN;
 }
 
 int dqr_options_parse(const char *str, struct dqr_options *o,

@@ -74,10 +74,14 @@ enum dqr_transition_mode {
 #define DQR_BUDGET_MS_MAX 600000u
 #define DQR_BUDGET_MB_MAX 1048576u
 
-/* base=auto on a mesh: lib's routing of it (doc/grids.md compares them) */
+/*
+ * base=auto on a mesh: lib's routing of it (doc/grids.md compares them).
+ * up*\/down* is the default because DQR keeps it through two link faults
+ * and a lost switch, where dimension order's turns leave it no room.
+ */
 enum dqr_mesh_routing {
-	DQR_MESH_DOR = 0,	/* dimension order: balanced */
-	DQR_MESH_UPDN,		/* up*\/down*: as short, more room for DQR */
+	DQR_MESH_DOR = 0,	/* dimension order: balanced links */
+	DQR_MESH_UPDN,		/* up*\/down* from the corner: as short */
 };
 
 enum dqr_fallback {
@@ -122,7 +126,7 @@ struct dqr_options {
 
 /* The defaults: base=auto verify=on mode=end-to-end turns=each
  * fallback=base transition=ordered drain_ms=auto vl_layer=on stretch=off
- * budget_ms=auto budget_mb=auto mesh_routing=dor. */
+ * budget_ms=auto budget_mb=auto mesh_routing=updn. */
 void dqr_options_init(struct dqr_options *o);
 
 /*

@@ -1,16 +1,17 @@
 #!/bin/sh
-# grid_faults_mesh2d_updn.sh - grid_faults_mesh2d.sh's 5x5 mesh and seed
-# with "mesh_routing=updn": lib's up*/down* instead of dimension order,
-# as short on a mesh, and the room DQR needs for the switch that seed
-# loses inside the mesh, which dimension order's tables cannot give
-# (grid_faults_mesh2d.sh: ERR DQ16, DQ29).  DQR must repair the two link
-# faults and the lost switch itself, judged as there.
+# grid_faults_mesh2d_dor.sh - grid_faults_mesh2d.sh's 5x5 mesh and seed
+# with "mesh_routing=dor": dimension order, whose links are balanced.
+# Seed 2 loses switch sw-x3-y2, inside the mesh: no one-VL repair keeps
+# dimension order's other routes there (doc/grids.md, "A lost switch
+# inside a mesh"), so DQR says so (ERR DQ33, DQ16), the base's dimension
+# order on the mesh without it leaves connected pairs unrouted, and the
+# plugin routes up*/down* instead (ERR DQ29): every pair routed, no
+# cycle.  The two link faults before it DQR repairs itself.
 GEN=mesh:5x5
 HOST=ca-0000
 : "${SEED:=2}"
 SHAPE="2D mesh 5x5, 25 switches"
 PLUGIN=1
-OPTIONS="mesh_routing=updn"
-BASE=updn
-SWITCH_REPAIRED=1
+OPTIONS="mesh_routing=dor"
+BASE=dor
 . "$(dirname "$0")/grid_faults.sh"

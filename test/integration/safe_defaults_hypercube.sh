@@ -6,5 +6,6 @@ NET="$(cd "$(dirname "$0")/../.." && pwd)/ibsim-topologies/hypercube-4.net"
 HOST=ca-0000
 FAULT='"sw-0001"[2]'
 SHAPE="4-cube, 16 switches"
-ROUTING=e-cube
+ROUTING='e-cube routing'
+BASE=ecube
 . "$(dirname "$0")/safe_defaults_mesh.sh"

@@ -1,8 +1,9 @@
 #!/bin/sh
 # safe_defaults_mesh.sh - a mesh with the default options.  base=auto
 # recognises the 2D mesh from its cabling and routes it with lib's
-# dimension-order routing, deadlock free on one VL (no ERR DQ29: the
-# plugin's up*/down* instead of a cyclic base is not needed), so the
+# up*/down* from its corner (mesh_routing=updn), deadlock free on one VL
+# (no ERR DQ29: the plugin's up*/down* instead of a cyclic base is not
+# needed), so the
 # tables read back from the switches are acyclic and reach every pair;
 # then a cable fails (DQR repairs it: a reconfiguration (ok), no DQ13 or
 # DQ16) and returns, and each transition replays loop free and acyclic
@@ -11,14 +12,24 @@
 # The wrappers set: NET or GEN (a dqr-genfabric spec, generated here),
 # HOST, FAULT, SHAPE (what the "dqr: shape: " line says first, an
 # extended regular expression),
-# ROUTING ("dimension-order" or "e-cube").  On a torus the NOTICE that
-# it is routed as a mesh on one VL is expected.
+# ROUTING (how the shape line names lib's routing, an extended regular
+# expression), BASE (how the summary line names it) and LOAD_MAX (unset:
+# not checked; the most routes the busiest switch link of the start may
+# carry under all-to-all CA traffic, dqr-check --load).  On a torus the
+# NOTICE that it is routed as a mesh on one VL is expected.
 . "$(dirname "$0")/common.sh"
 
-: "${NET:=$TOPO_DIR/mesh-4x4.net}"
+if [ -z "${NET:-}${GEN:-}" ]; then
+	NET=$TOPO_DIR/mesh-4x4.net
+	# lib's up*/down* on this mesh rooted at each of its 16 switches in
+	# turn: 22 to 26 routes on the busiest link from a corner, 32 to 40
+	# from inside (dimension order: 16).  The plugin roots at a corner.
+	: "${LOAD_MAX:=26}"
+fi
 : "${HOST:=ca-0000}"
 : "${SHAPE:=2D mesh 4x4, 16 switches}"
-: "${ROUTING:=dimension-order}"
+: "${ROUTING:=up\*/down\* routing from the corner}"
+: "${BASE:=updn}"
 [ -n "${FAULT:-}" ] || FAULT='"sw-x1-y1"[1]'
 
 it_setup
@@ -39,16 +50,26 @@ case "$SHAPE" in
 		it_fail "no NOTICE that the torus is routed as a mesh"
 	;;
 esac
-grep -Eq "dqr: shape: ($SHAPE).*lib's $ROUTING routing" "$W/osm.log" ||
-	it_fail "no $ROUTING routing: $(grep 'dqr: shape: ' "$W/osm.log" |
+grep -Eq "dqr: shape: ($SHAPE).*lib's $ROUTING" "$W/osm.log" ||
+	it_fail "not lib's $ROUTING: $(grep 'dqr: shape: ' "$W/osm.log" |
 		head -1)"
 grep "ERR DQ29" "$W/osm.log" &&
-	it_fail "up*/down* replaced the $ROUTING tables"
-grep -Eq "dqr: base (dor|ecube) \(auto" "$W/osm.log" ||
+	it_fail "up*/down* replaced lib's $BASE tables"
+grep -Eq "dqr: base $BASE \(auto" "$W/osm.log" ||
 	it_fail "the base is not lib's grid routing: $(grep 'dqr: base ' \
 		"$W/osm.log" | head -1)"
 it_readback "$HOST" start
 it_judge start --pairs=all
+if [ -n "${LOAD_MAX:-}" ]; then
+	"$DQR_CHECK" --json --load "$W/start.ibnd" "$W/start.fts" \
+		> "$W/start.load" || it_fail "dqr-check --load failed"
+	busiest=$(grep -o '"all_to_all":{[^}]*' "$W/start.load" |
+		grep -o '"max":[0-9]*' | grep -o '[0-9]*$')
+	[ -n "$busiest" ] && [ "$busiest" -le "$LOAD_MAX" ] ||
+		it_fail "busiest link carries ${busiest:-?} routes, more than" \
+			"$LOAD_MAX: up*/down* is not rooted at a corner"
+	it_log "ok: busiest link $busiest routes (at most $LOAD_MAX)"
+fi
 
 # replay_step NAME PREV: every stage recorded since PREV replays cleanly
 replay_step() {

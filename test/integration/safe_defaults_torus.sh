@@ -9,5 +9,6 @@ GEN=torus:5x3
 HOST=ca-0000
 FAULT='"sw-x1-y1"[1]'
 SHAPE="2D torus 5x3, 15 switches|2D torus 3x5, 15 switches"
-ROUTING=dimension-order
+ROUTING='dimension-order routing'
+BASE=dor
 . "$(dirname "$0")/safe_defaults_mesh.sh"

@@ -38,7 +38,7 @@ static void test_defaults(void)
 	CHECK(!strcmp(buf, "base=auto verify=on mode=end-to-end turns=each "
 		       "fallback=base transition=ordered drain_ms=auto "
 		       "vl_layer=on stretch=off budget_ms=auto "
-		       "budget_mb=auto mesh_routing=dor"));
+		       "budget_mb=auto mesh_routing=updn"));
 }
 
 static void test_valid(void)
@@ -58,7 +58,7 @@ static void test_valid(void)
 	CHECK(!strcmp(buf, "base=ftree verify=off mode=end-to-end "
 		       "turns=each fallback=base transition=ordered "
 		       "drain_ms=auto vl_layer=on stretch=off budget_ms=auto "
-		       "budget_mb=auto mesh_routing=dor"));
+		       "budget_mb=auto mesh_routing=updn"));
 
 	CHECK_EQ(parse("vl_layer=off", &o), 0);
 	CHECK_EQ(o.vl_layer, 0);
@@ -91,12 +91,12 @@ static void test_valid(void)
 	CHECK_EQ(o.budget_ms, DQR_BUDGET_AUTO);
 	CHECK_EQ(o.budget_mb, DQR_BUDGET_AUTO);
 
-	CHECK_EQ(parse("mesh_routing=updn", &o), 0);
-	CHECK_EQ(o.mesh_routing, DQR_MESH_UPDN);
-	dqr_options_format(&o, buf, sizeof(buf));
-	CHECK(strstr(buf, "mesh_routing=updn") != NULL);
 	CHECK_EQ(parse("mesh_routing=DOR", &o), 0);
 	CHECK_EQ(o.mesh_routing, DQR_MESH_DOR);
+	dqr_options_format(&o, buf, sizeof(buf));
+	CHECK(strstr(buf, "mesh_routing=dor") != NULL);
+	CHECK_EQ(parse("mesh_routing=updn", &o), 0);
+	CHECK_EQ(o.mesh_routing, DQR_MESH_UPDN);
 	CHECK_EQ(parse("mesh_routing=ecube", &o), -1);
 	CHECK_EQ(parse("mesh_routing=", &o), -1);
 
