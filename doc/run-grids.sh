@@ -10,7 +10,9 @@
 # meshes with the plug-in), tori (5x5 to 20x20 tori routed as meshes with
 # the plug-in, and by up*/down*), grid3d (4x4x4 mesh and torus, 5x5x5
 # torus), cubes (4- to 8-cube, e-cube), ecube (5x5 to 20x20 and 5x5x3
-# to 6x6x6 tori under e-cube on virtual layers, dqr-sim --torus-layers);
+# to 6x6x6 tori under e-cube on virtual layers, dqr-sim --torus-layers),
+# updn (5x5 to 20x20 meshes and tori, 3D meshes and tori, routed as the
+# plugin's default does: up*/down* from a corner, --routing updn-mesh);
 # default all.  JOBS (default 2) configurations run at once.  RUNS
 # (default 500) runs of 10 faults each, seed 1; BIG_RUNS (default RUNS)
 # for the 20x20 tori under up*/down*, the slowest configurations.
@@ -27,7 +29,7 @@ set -e
 sim=${1:-tools/dqr-sim}
 out=${2:-doc/grids-data}
 [ $# -gt 2 ] && shift 2 || set --
-want=" ${*:-fig3 fig4 tori grid3d cubes ecube} "
+want=" ${*:-fig3 fig4 tori grid3d cubes ecube updn} "
 jobs=${JOBS:-2}
 runs=${RUNS:-500}
 big_runs=${BIG_RUNS:-$runs}
@@ -119,6 +121,15 @@ if [[ $want == *" cubes "* ]]; then
 			one "hypercube-$d-ecube-$m-each" "$runs" \
 				--fabric hypercube:$d --routing ecube --mode $m
 		done
+	done
+fi
+
+if [[ $want == *" updn "* ]]; then
+	for s in mesh:5x5 mesh:10x10 mesh:15x15 mesh:20x20 mesh:3x3x3 \
+		mesh:4x4x4 mesh:5x4x3 torus:5x3 torus:5x5 torus:10x10 \
+		torus:15x15 torus:20x20 torus:4x3x3 torus:5x5x5; do
+		one "${s/:/-}-updn-mesh-plugin-end-to-end-each" "$runs" \
+			--fabric $s --routing updn-mesh
 	done
 fi
 

@@ -40,6 +40,7 @@
 #include "repair/recon.h"
 #include "repair/rerouting_layer.h"
 #include "repair/mesh_plugin.h"
+#include "repair/wrap_bias.h"
 #include "shape/ftree_shape.h"
 #include "transition/plan.h"
 #include "util/budget.h"
@@ -133,14 +134,17 @@ struct dqr_ctx {
 	/* base=uturn: the fat tree of the reference topology, when it ran */
 	struct dqr_ftree *ftree;
 	int ran_uturn;
-	/* base=auto on a mesh or hypercube: lib's routing that ran ("dor",
-	 * "ecube") and the shape recognised; NULL and "" otherwise */
+	/* base=auto on a mesh, torus or hypercube: lib's routing that ran
+	 * ("updn", "dor", "ecube") and the shape recognised; NULL and ""
+	 * otherwise */
 	const char *ran_grid;
 	char grid_shape[160];
 	/* ERR DQ29: lib's up*\/down* replaced the base's tables */
 	int ran_updn;
 	/* base=auto on a mesh or torus: the DQR paper's plug-in for it */
 	struct dqr_mesh_plugin *mesh;
+	/* a torus routed as its mesh by up*\/down*: wrap cables last */
+	struct dqr_wrap_bias *wraps;
 	/* base=auto on a torus with qos TRUE: e-cube's layers and grid
 	 * (dqr_torus.c), until dqr_start_after_base() hands them to recon */
 	struct dqr_torus_layers *torus_tl;

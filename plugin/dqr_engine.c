@@ -65,6 +65,7 @@ void dqr_ctx_free(struct dqr_ctx *ctx)
 	drop_last_pass(ctx);
 	dqr_ftree_free(ctx->ftree);
 	dqr_mesh_plugin_free(ctx->mesh);
+	dqr_wrap_bias_free(ctx->wraps);
 	free(ctx);
 }
 
@@ -222,18 +223,20 @@ static int grid_route(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	/*
 	 * Shortest (e-cube) routes around a ring close a cycle on one VL;
 	 * they need a VL per layer, and OpenSM programs SL2VL tables only
-	 * with qos TRUE.  Dimension order that never takes a wrap cable is
-	 * the mesh's routing: deadlock free on one VL, and the mesh
-	 * plug-in repairs it (doc/grids.md).
+	 * with qos TRUE.  The mesh's routing never takes a wrap cable:
+	 * deadlock free on one VL, and the mesh plug-in repairs it
+	 * (doc/grids.md).
 	 */
-	if (g->kind == DQR_GRID_TORUS && kind == DQR_REF_DOR &&
+	if (g->kind == DQR_GRID_TORUS &&
+	    (kind == DQR_REF_DOR || kind == DQR_REF_UPDN_MESH) &&
 	    !dqr_torus_wanted(ctx))
 		OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO,
 			"osmdqr: NOTICE: %s: routed as a mesh on one VL "
-			"(dimension order without the wrap cables, which "
-			"carry only repairs); 'qos TRUE' in opensm.conf "
-			"routes the shortest way round the rings, by e-cube "
-			"on virtual layers\n", desc);
+			"(%s without the wrap cables, which carry only "
+			"repairs); 'qos TRUE' in opensm.conf routes the "
+			"shortest way round the rings, by e-cube on virtual "
+			"layers\n", desc, kind == DQR_REF_DOR ?
+			"dimension order" : "up*/down* from a corner");
 	if (dqr_grid_route(f, g, kind, out, err, sizeof(err))) {
 		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ35: dqr: %s: "
 			"%s routing failed (%s); OpenSM's engines route it\n",
@@ -243,12 +246,38 @@ static int grid_route(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	return 0;
 }
 
+/* What the shape line says of the routing grid_pass() gives g. */
+static const char *grid_routing_phrase(const struct dqr_ctx *ctx,
+				       const struct dqr_grid *g)
+{
+	int updn = ctx->opts.mesh_routing == DQR_MESH_UPDN;
+
+	if (g->kind == DQR_GRID_HYPERCUBE)
+		return "lib's e-cube routing (deadlock free on one VL)";
+	if (g->kind == DQR_GRID_TORUS && dqr_torus_wanted(ctx))
+		return "lib's e-cube routing on virtual layers where the torus "
+		       "allows it (qos TRUE), repaired with the DQR paper's "
+		       "mesh plug-in in every layer";
+	if (g->kind == DQR_GRID_TORUS && updn)
+		return "lib's up*/down* routing from a corner of the mesh "
+		       "inside the torus (mesh_routing=updn: deadlock free on "
+		       "one VL; the wrap cables serve the repairs the mesh "
+		       "cannot), repaired with the DQR paper's mesh plug-in";
+	if (updn)
+		return "lib's up*/down* routing from the corner "
+		       "(mesh_routing=updn: shortest routes, deadlock free on "
+		       "one VL, room for DQR's repairs), repaired with the "
+		       "DQR paper's mesh plug-in";
+	return "lib's dimension-order routing (deadlock free on one VL), "
+	       "repaired with the DQR paper's mesh plug-in";
+}
+
 /*
  * base=auto on a fabric that is no fat tree: a mesh is routed by lib's
  * up*\/down* from its corner (dimension order with mesh_routing=dor), a
- * torus by e-cube on virtual layers (qos TRUE) or else as a mesh by
- * dimension order, a hypercube by e-cube; the tables go to OpenSM and
- * DQR as uturn_pass's do.  Returns what OpenSM's second step expects,
+ * torus by e-cube on virtual layers (qos TRUE) or else as its mesh the
+ * same way, a hypercube by e-cube; the tables go to OpenSM and DQR as
+ * uturn_pass's do.  Returns what OpenSM's second step expects,
  * or 1 when OpenSM's engines must route (no grid).
  */
 static int grid_pass(struct dqr_ctx *ctx)
@@ -274,22 +303,10 @@ static int grid_pass(struct dqr_ctx *ctx)
 	}
 	dqr_grid_describe(g, desc, sizeof(desc));
 	g_kind = g->kind;
-	mesh_updn = g->kind == DQR_GRID_MESH &&
+	mesh_updn = g->kind != DQR_GRID_HYPERCUBE &&
 		    ctx->opts.mesh_routing == DQR_MESH_UPDN;
 	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: shape: %s, %u switches; "
-		"%s\n", desc, g->num_switches,
-		g->kind == DQR_GRID_HYPERCUBE ?
-		"lib's e-cube routing (deadlock free on one VL)" :
-		g->kind == DQR_GRID_TORUS && dqr_torus_wanted(ctx) ?
-		"lib's e-cube routing on virtual layers where the torus "
-		"allows it (qos TRUE), repaired with the DQR paper's mesh "
-		"plug-in in every layer" :
-		mesh_updn ? "lib's up*/down* routing from the corner "
-		"(mesh_routing=updn: shortest routes, deadlock free on one "
-		"VL, room for DQR's repairs), repaired with the DQR paper's "
-		"mesh plug-in" :
-		"lib's dimension-order routing (deadlock free on one VL), "
-		"repaired with the DQR paper's mesh plug-in");
+		"%s\n", desc, g->num_switches, grid_routing_phrase(ctx, g));
 	if (g_kind == DQR_GRID_TORUS && dqr_torus_wanted(ctx) &&
 	    !grid_route(ctx, f, g, desc, DQR_REF_DOR_WRAP, &t) &&
 	    dqr_torus_take(ctx, f, &g, t, desc)) {
@@ -303,12 +320,17 @@ static int grid_pass(struct dqr_ctx *ctx)
 		dqr_fabric_free(f);
 		return 1;
 	}
+	mesh_updn = mesh_updn && !ctx->torus_tl;	/* not on the layers */
 	if (g_kind != DQR_GRID_HYPERCUBE && !ctx->torus_tl) {
 		ctx->mesh = dqr_mesh_plugin_new(f, g);
 		if (!ctx->mesh)
 			OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ14: "
 				"dqr: out of memory for the mesh plug-in; DQR "
 				"repairs without it\n");
+		if (mesh_updn && dqr_wrap_bias_new(f, g, &ctx->wraps))
+			OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ14: "
+				"dqr: out of memory for the wrap cables' "
+				"preference; DQR repairs without it\n");
 	}
 	dqr_grid_free(g);
 	drop_last_pass(ctx);
@@ -345,6 +367,8 @@ static int base_pass(struct dqr_ctx *ctx)
 	ctx->grid_shape[0] = '\0';
 	dqr_mesh_plugin_free(ctx->mesh);
 	ctx->mesh = NULL;
+	dqr_wrap_bias_free(ctx->wraps);
+	ctx->wraps = NULL;
 	dqr_torus_drop(ctx);
 	if (ctx->try_uturn) {
 		ctx->try_uturn = 0;

@@ -181,9 +181,9 @@ static void say_conflicts(osm_opensm_t *osm, const struct dqr_options *o)
 			 "tables are cyclic on one VL", base);
 	if (given(str, "mesh_routing") && o->base != DQR_BASE_AUTO)
 		conflict(osm, 1, "mesh_routing=%s applies to base=auto on a "
-			 "mesh (lib's routing of it): with base=%s it is "
-			 "ignored", dqr_mesh_routing_names[o->mesh_routing],
-			 base);
+			 "mesh or a torus routed as one (lib's routing of "
+			 "it): with base=%s it is ignored",
+			 dqr_mesh_routing_names[o->mesh_routing], base);
 	if (o->transition == DQR_TRANSITION_ONESHOT &&
 	    given(str, "drain_ms"))
 		conflict(osm, 1, "drain_ms cannot work with "

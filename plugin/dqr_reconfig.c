@@ -54,12 +54,15 @@ static void reroute_opts(const struct dqr_ctx *ctx, struct dqr_reroute_opts *o)
 	/*
 	 * topology plug-ins (the DQR paper, IV.C) attach here: the FT
 	 * paper's on the fat trees base=uturn routed, the mesh plug-in on
-	 * the meshes and tori lib's dimension order routed
+	 * the meshes and tori lib's grid routing routed, and on a torus
+	 * routed as its mesh by up*\/down* the wrap cables as last resort
 	 */
 	if (ctx->ran_uturn && ctx->ftree)
 		dqr_uturn_repair_opts(ctx->ftree, o);
 	if (ctx->ran_grid && ctx->mesh)
 		dqr_mesh_plugin_opts(ctx->mesh, o);
+	if (ctx->ran_grid && ctx->wraps)
+		dqr_wrap_bias_opts(ctx->wraps, o);
 }
 
 /* What the mesh plug-in did for this reconfiguration, for the log. */

@@ -75,9 +75,10 @@ enum dqr_transition_mode {
 #define DQR_BUDGET_MB_MAX 1048576u
 
 /*
- * base=auto on a mesh: lib's routing of it (doc/grids.md compares them).
- * up*\/down* is the default because DQR keeps it through two link faults
- * and a lost switch, where dimension order's turns leave it no room.
+ * base=auto on a mesh, or a torus routed as its mesh: lib's routing of it
+ * (doc/grids.md compares them).  up*\/down* is the default because DQR
+ * keeps it through two link faults and a lost switch, where dimension
+ * order's turns leave it no room.
  */
 enum dqr_mesh_routing {
 	DQR_MESH_DOR = 0,	/* dimension order: balanced links */

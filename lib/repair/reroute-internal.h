@@ -16,7 +16,7 @@
 #include "routes/route_walk.h"
 
 /* Cost units: one hop is worth 16, so turns and changes weigh less. */
-#define COST_HOP 16
+#define COST_HOP DQR_REROUTE_HOP_COST
 #define COST_NEW_TURN 1		/* a legal dependency the list lacks */
 #define COST_REORDER 8		/* a turn that needs a reorder */
 /*

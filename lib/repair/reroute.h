@@ -45,6 +45,9 @@ enum dqr_turns {
 	DQR_TURNS_PATH,		/* rank them by trying their turns together */
 };
 
+/* What one more link costs a candidate route; a bias is weighed by it. */
+#define DQR_REROUTE_HOP_COST 16
+
 struct dqr_reroute_opts {
 	int mode;		/* enum dqr_mode */
 	int turns;		/* enum dqr_turns */
@@ -59,10 +62,12 @@ struct dqr_reroute_opts {
 		      const struct dqr_lfts *t, struct dqr_dyn_order *cl);
 	void *plugin_arg;
 	/*
-	 * Topology preference (the FT paper, on fat trees, uturn_repair.h): an
-	 * extra cost, below one hop, for attaching switch sw through
-	 * channel ch towards lid, so that among equally short legal routes
-	 * the topology's own choice wins.  NULL: none.
+	 * Topology preference: an extra cost for attaching switch sw
+	 * through channel ch towards lid, in units of
+	 * DQR_REROUTE_HOP_COST per link.  Below one hop (the FT paper on
+	 * fat trees, uturn_repair.h), the topology's own choice wins among
+	 * equally short legal routes; far above it (wrap_bias.h), a
+	 * channel becomes a last resort.  NULL: none.
 	 */
 	uint32_t (*bias)(void *arg, const struct dqr_fabric *f,
 			 const struct dqr_lfts *t, uint32_t sw, uint32_t ch,

@@ -5,4 +5,6 @@
 # every layer with the mesh plug-in, and every state is judged per VL.
 QOS=TRUE
 LAYERS=4
+BASE=ecube
+SWITCH_REPAIRED=0
 . "$(dirname "$0")/grid_faults_torus2d.sh"

@@ -13,7 +13,8 @@
 # HOST, FAULT, SHAPE (what the "dqr: shape: " line says first, an
 # extended regular expression),
 # ROUTING (how the shape line names lib's routing, an extended regular
-# expression), BASE (how the summary line names it) and LOAD_MAX (unset:
+# expression), BASE (how the summary line names it), OPTIONS
+# (event_plugin_options; unset: none) and LOAD_MAX (unset:
 # not checked; the most routes the busiest switch link of the start may
 # carry under all-to-all CA traffic, dqr-check --load).  On a torus the
 # NOTICE that it is routed as a mesh on one VL is expected.
@@ -35,7 +36,7 @@ fi
 it_setup
 [ -z "${GEN:-}" ] || it_gen_net "$GEN"
 it_start_ibsim "$NET"
-it_write_conf
+it_write_conf ${OPTIONS:+"event_plugin_options $OPTIONS"}
 it_start_opensm
 it_wait_log "dqr: base " 1
 it_settle
@@ -46,8 +47,14 @@ it_log "plugin: $(grep 'dqr: shape: ' "$W/osm.log" | head -1 |
 	sed 's/^.*-> //')"
 case "$SHAPE" in
 *torus*)
-	grep -q "NOTICE: .*routed as a mesh on one VL" "$W/osm.log" ||
-		it_fail "no NOTICE that the torus is routed as a mesh"
+	case $BASE in
+	updn) how='up\*/down\*' ;;
+	*) how='dimension order' ;;
+	esac
+	grep -Eq "NOTICE: .*routed as a mesh on one VL \($how " \
+		"$W/osm.log" ||
+		it_fail "no NOTICE that the torus is routed as a mesh by" \
+			"$how"
 	;;
 esac
 grep -Eq "dqr: shape: ($SHAPE).*lib's $ROUTING" "$W/osm.log" ||

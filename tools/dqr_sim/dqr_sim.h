@@ -14,6 +14,7 @@
 #include "fabric/lft.h"
 #include "options/options.h"
 #include "repair/mesh_plugin.h"
+#include "repair/wrap_bias.h"
 #include "repair/recon.h"
 #include "repair/reroute.h"
 #include "repair/rerouting_layer.h"
@@ -140,6 +141,8 @@ struct sim {
 	struct dqr_ftree *ft;
 	/* the DQR paper's plug-in on a mesh or torus */
 	struct dqr_mesh_plugin *mesh;
+	/* --routing updn-mesh on a torus: wrap cables last (wrap_bias.h) */
+	struct dqr_wrap_bias *wraps;
 	struct sim_input in;
 	struct pristine p;
 	struct sim_scale sc;

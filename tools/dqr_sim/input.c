@@ -169,32 +169,42 @@ static int setup_ftree(struct sim *s)
 /*
  * On a mesh or torus the plugin repairs with the DQR paper's plug-in
  * (dqr_engine.c); so does the simulator, on the grid recognised from the
- * reference topology's cabling, whatever tables it starts from.
+ * reference topology's cabling, whatever tables it starts from.  A torus
+ * routed as its mesh by up*\/down* spares its wrap cables, as the
+ * plugin's does (wrap_bias.h).
  */
 static int setup_mesh(struct sim *s)
 {
 	struct dqr_grid *g;
 	char err[256];
+	int ret = 0;
 
 	/* --torus-layers repairs with its own (torus.c) */
-	if (s->o->no_mesh_plugin || s->o->torus_layers ||
+	if (s->o->torus_layers ||
 	    dqr_grid_detect(s->in.f, &g, err, sizeof(err)))
 		return 0;
-	if (g->kind != DQR_GRID_HYPERCUBE) {
+	if (g->kind != DQR_GRID_HYPERCUBE && !s->o->no_mesh_plugin) {
 		s->mesh = dqr_mesh_plugin_new(s->in.f, g);
-		if (!s->mesh) {
-			dqr_grid_free(g);
-			fprintf(stderr, PROG ": out of memory\n");
-			return -1;
-		}
-		dqr_mesh_plugin_opts(s->mesh, &s->ro);
+		if (s->mesh)
+			dqr_mesh_plugin_opts(s->mesh, &s->ro);
+		else
+			ret = -1;
+	}
+	if (!ret && s->o->spec && s->o->routing == DQR_REF_UPDN_MESH) {
+		ret = dqr_wrap_bias_new(s->in.f, g, &s->wraps);
+		if (s->wraps)
+			dqr_wrap_bias_opts(s->wraps, &s->ro);
 	}
 	dqr_grid_free(g);
-	return 0;
+	if (ret)
+		fprintf(stderr, PROG ": out of memory\n");
+	return ret;
 }
 
 const char *bias_name(const struct sim *s)
 {
+	if (s->wraps)
+		return s->mesh ? "mesh, wraps last" : "wraps last";
 	if (s->mesh)
 		return "mesh";
 	return s->ro.bias == dqr_uturn_bias ? "uturn" : "none";

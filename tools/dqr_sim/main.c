@@ -547,6 +547,7 @@ int main(int argc, char **argv)
 	input_release(&s.in);
 	dqr_ftree_free(s.ft);
 	dqr_mesh_plugin_free(s.mesh);
+	dqr_wrap_bias_free(s.wraps);
 	free(s.mlt.v);
 	return ret;
 }
