@@ -21,6 +21,7 @@
 #include "dqr_torus.h"
 #include "dqr_transition.h"
 #include "repair/uturn_repair.h"
+#include "routing/grid_route.h"
 #include "routing/ref_routing.h"
 #include "subnet_model.h"
 #include "switch_tables.h"
@@ -174,8 +175,7 @@ static int updn_instead(struct dqr_ctx *ctx, const char *base,
 	struct dqr_lfts *t = NULL;
 	char err[256];
 
-	if (dqr_ref_route(ctx->fabric, NULL, NULL, DQR_REF_UPDN, &t, err,
-			  sizeof(err))) {
+	if (dqr_updn_route(ctx->fabric, &t, err, sizeof(err))) {
 		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ29: dqr: the "
 			"tables of base '%s' %s and up*/down* failed too "
 			"(%s)\n", base, why, err);

@@ -27,3 +27,22 @@ int dqr_grid_route(const struct dqr_fabric *f, const struct dqr_grid *g,
 	dqr_grid_conform_free(&c);
 	return ret;
 }
+
+int dqr_updn_route(const struct dqr_fabric *f, struct dqr_lfts **out,
+		   char *err, size_t errlen)
+{
+	struct dqr_grid *g;
+	int ret = 1;
+
+	*out = NULL;
+	if (!dqr_grid_detect(f, &g, err, errlen)) {
+		if (g->kind == DQR_GRID_MESH)
+			ret = dqr_grid_route(f, g, DQR_REF_UPDN_MESH, out, err,
+					     errlen);
+		dqr_grid_free(g);
+	}
+	if (ret)
+		ret = dqr_ref_route(f, NULL, NULL, DQR_REF_UPDN, out, err,
+				    errlen);
+	return ret;
+}

@@ -30,4 +30,15 @@ int dqr_grid_route(const struct dqr_fabric *f, const struct dqr_grid *g,
 		   enum dqr_ref_kind kind, struct dqr_lfts **out, char *err,
 		   size_t errlen);
 
+/*
+ * Up*\/down* for any fabric, deadlock free on one VL, every pair a cable
+ * joins reachable: on a mesh recognised from its cabling (degraded too)
+ * by DQR_REF_UPDN_MESH, from its corner, whose busiest link carries 1.5
+ * times dimension order's (rooted inside the mesh, up to 3.8 times); on
+ * any other fabric by DQR_REF_UPDN.  0 with *out set, or -1 with a
+ * message in err (no memory).
+ */
+int dqr_updn_route(const struct dqr_fabric *f, struct dqr_lfts **out,
+		   char *err, size_t errlen);
+
 #endif

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "fabric/topo_diff.h"
+#include "routing/grid_route.h"
 #include "transition/replay.h"
 #include "transition/transition.h"
 #include "util/timing.h"
@@ -374,8 +375,9 @@ static int judge_plan(struct soak_run *w, const struct dqr_fabric *f,
 /*
  * A full routing of the cabling now, as the plugin's base pass: the
  * base engine (the input tables on the intact fabric, up*\/down* on a
- * degraded one), then DQR starts again on it (up*\/down* instead when the
- * base is cyclic, as the plugin's updn_instead).  recon is replaced.
+ * degraded one, from the corner of a mesh), then DQR starts again on it
+ * (up*\/down* instead when the base is cyclic, as the plugin's
+ * updn_instead).  recon is replaced.
  * 0, 1 after a failure (said), -1 when out of memory.
  */
 static int full_routing(struct soak_run *w, const struct dqr_fabric *cur)
@@ -390,8 +392,7 @@ static int full_routing(struct soak_run *w, const struct dqr_fabric *cur)
 	memset(&w->r, 0, sizeof(w->r));
 	for (;;) {
 		if (updn) {
-			if (dqr_ref_route(cur, NULL, NULL, DQR_REF_UPDN, &base,
-					  err, sizeof(err))) {
+			if (dqr_updn_route(cur, &base, err, sizeof(err))) {
 				soak_complain(w, "up*/down* failed: %s", err);
 				return 1;
 			}

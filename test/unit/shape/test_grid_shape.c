@@ -8,13 +8,17 @@
  *     sizes found, every switch cable joining coordinates one step apart
  *     in one dimension (or across a ring's wrap), no coordinate twice;
  * (2) the conformed copy routed by ref_routing.h's DOR or e-cube and
- *     mapped back: every pair reachable, no loop, no cycle on one VL;
+ *     mapped back, and a mesh or torus by UPDN_MESH through
+ *     dqr_grid_route(): every pair reachable, no loop, no cycle on one VL;
  * (3) degraded copies: a cable or a switch missing at start, still
- *     recognised and counted, still loop free and acyclic;
+ *     recognised and counted, still loop free and acyclic, and under
+ *     UPDN_MESH still every pair reachable;
  * (4) rings of 4 are two dimensions of size 2 (the 4x4 torus is the
  *     4-cube, 4x5 is 2x2x5) unless that makes more than 3, when pairs
  *     fold back into rings of 4 (4x4x5); a mixed mesh/torus, a ring of 3;
- * (5) fat trees and other fabrics rejected with a reason;
+ * (5) fat trees and other fabrics rejected with a reason, and
+ *     dqr_updn_route() routes them by plain up*\/down* (a mesh by
+ *     UPDN_MESH);
  * (6) 10^4 switches.
  */
 #include <stdint.h>
@@ -25,6 +29,7 @@
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
 #include "fabric/topo_gen.h"
+#include "routing/grid_route.h"
 #include "routing/ref_routing.h"
 #include "shape/grid_shape.h"
 #include "small_fabrics.h"
@@ -211,21 +216,67 @@ static void sizes_of(const struct dqr_grid *g, char *buf, size_t len)
 					 d ? "x" : "", s[d]);
 }
 
+/* The verdict on tables t of f.  full: every pair must be reachable. */
+static void judge_tables(const struct dqr_fabric *f, const struct dqr_lfts *t,
+			 int full, const char *what, const char *how)
+{
+	struct dqr_verify_report r;
+	uint64_t unreach = 0;
+	unsigned k;
+
+	CHECK_EQ(t->num_switches, f->num_switches);
+	CHECK_EQ(t->lid_count, f->max_lid + 1);
+	REQUIRE(dqr_verify(f, t, &r, NULL) == 0);
+	for (k = 0; k < DQR_PAIR_NUM_KINDS; k++)
+		unreach += r.unreachable[k];
+	if (full && unreach)
+		fprintf(stderr, "%s %s: %llu pairs unreachable\n", what, how,
+			(unsigned long long)unreach);
+	if (full)
+		CHECK_EQ(unreach, 0);
+	CHECK(r.pairs[DQR_PAIR_CA_CA] + r.pairs[DQR_PAIR_SW_SW] > 0);
+	CHECK_EQ(r.loop_entries, 0);
+	CHECK_EQ(r.dead_port_entries, 0);
+	CHECK_EQ(r.cycle_found, 0);
+	dqr_verify_report_free(&r);
+}
+
+/* dqr_updn_route()'s tables of f are dqr_ref_route()'s or g's by kind. */
+static void updn_route_is(const struct dqr_fabric *f, const struct dqr_grid *g,
+			  enum dqr_ref_kind kind, const char *what)
+{
+	struct dqr_lfts *a = NULL, *b = NULL;
+	char err[256] = "";
+
+	REQUIRE(dqr_updn_route(f, &a, err, sizeof(err)) == 0);
+	if (g)
+		REQUIRE(dqr_grid_route(f, g, kind, &b, err, sizeof(err)) == 0);
+	else
+		REQUIRE(dqr_ref_route(f, NULL, NULL, kind, &b, err,
+				      sizeof(err)) == 0);
+	if (memcmp(a->port, b->port, (size_t)a->num_switches * a->lid_count))
+		fprintf(stderr, "%s: dqr_updn_route is not %s\n", what,
+			dqr_ref_name(kind));
+	CHECK(!memcmp(a->port, b->port,
+		      (size_t)a->num_switches * a->lid_count));
+	dqr_lfts_free(a);
+	dqr_lfts_free(b);
+}
+
 /*
  * Routes f by its grid through the conformed copy; the verdict.  full:
- * every pair must be reachable.
+ * every pair must be reachable.  A mesh or torus is also routed by
+ * up*\/down* on its mesh (the plugin's default), which must reach every
+ * pair: no grid here loses the mesh's connectivity.
  */
 static void route_check(const struct dqr_fabric *f, const struct dqr_grid *g,
 			int full, const char *what)
 {
 	struct dqr_grid_conform c;
-	struct dqr_verify_report r;
 	struct dqr_lfts *t = NULL;
 	enum dqr_ref_kind kind = g->kind == DQR_GRID_HYPERCUBE ?
 				 DQR_REF_ECUBE : DQR_REF_DOR;
 	char err[256] = "";
-	unsigned k;
-	uint64_t unreach = 0;
 
 	if (dqr_grid_conform(f, g, &c, err, sizeof(err)))
 		fprintf(stderr, "%s: conform: %s\n", what, err);
@@ -235,23 +286,19 @@ static void route_check(const struct dqr_fabric *f, const struct dqr_grid *g,
 		fprintf(stderr, "%s: route: %s\n", what, err);
 	REQUIRE(t != NULL);
 	dqr_grid_unconform(&c, f->num_switches, t);
-	CHECK_EQ(t->num_switches, f->num_switches);
-	CHECK_EQ(t->lid_count, f->max_lid + 1);
-	REQUIRE(dqr_verify(f, t, &r, NULL) == 0);
-	for (k = 0; k < DQR_PAIR_NUM_KINDS; k++)
-		unreach += r.unreachable[k];
-	if (full && unreach)
-		fprintf(stderr, "%s: %llu pairs unreachable\n", what,
-			(unsigned long long)unreach);
-	if (full)
-		CHECK_EQ(unreach, 0);
-	CHECK(r.pairs[DQR_PAIR_CA_CA] + r.pairs[DQR_PAIR_SW_SW] > 0);
-	CHECK_EQ(r.loop_entries, 0);
-	CHECK_EQ(r.dead_port_entries, 0);
-	CHECK_EQ(r.cycle_found, 0);
-	dqr_verify_report_free(&r);
+	judge_tables(f, t, full, what, dqr_ref_name(kind));
 	dqr_lfts_free(t);
 	dqr_grid_conform_free(&c);
+	if (g->kind == DQR_GRID_HYPERCUBE)
+		return;
+	if (dqr_grid_route(f, g, DQR_REF_UPDN_MESH, &t, err, sizeof(err)))
+		fprintf(stderr, "%s: updn-mesh: %s\n", what, err);
+	REQUIRE(t != NULL);
+	judge_tables(f, t, 1, what, "updn-mesh");
+	dqr_lfts_free(t);
+	/* the plugin's up*\/down* instead of a base: a mesh's own */
+	if (g->kind == DQR_GRID_MESH)
+		updn_route_is(f, g, DQR_REF_UPDN_MESH, what);
 }
 
 /* f as a grid of kind and sizes ("4x4", sorted; "cube:4"). */
@@ -471,6 +518,8 @@ static void test_rejected(void)
 		CHECK(err[0] != 0);
 		if (g)
 			dqr_grid_free(g);
+		/* no grid: plain up*\/down* from the first switch */
+		updn_route_is(f, NULL, DQR_REF_UPDN, specs[i]);
 		dqr_fabric_free(f);
 	}
 
