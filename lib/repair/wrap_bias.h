@@ -9,9 +9,9 @@
  * the short way add turns against that order, which then block the next
  * fault's reroutes: on the 10x10 torus, 200 runs of dqr-sim, two link
  * faults in a row repaired in 187 runs with the wrap cables as cheap as
- * any, in all 200 with this preference.  Under dimension order the wrap
- * cables are better left cheap (no gain, and some loss on 5x5x5), so
- * only the up*\/down* base takes it.
+ * any, in all 200 with this preference.  Under dimension order it
+ * changes little either way (doc/grids.md), so only the up*\/down* base
+ * takes it.
  *
  * Memory: a byte per port of the reference fabric.
  */
@@ -32,9 +32,9 @@ struct dqr_wrap_bias;
 
 /*
  * The preference for grid g of the reference fabric f (the model the
- * reroute runs on projections of).  *out is NULL when g has no ring of
- * three switches or more, which has no wrap cable to spare.  0, or -1
- * when out of memory.
+ * reroute runs on projections of).  *out is NULL when g has no wrap
+ * cable: a mesh, a hypercube, rings of 4 read as two dimensions of 2.
+ * 0, or -1 when out of memory.
  */
 int dqr_wrap_bias_new(const struct dqr_fabric *f, const struct dqr_grid *g,
 		      struct dqr_wrap_bias **out);
