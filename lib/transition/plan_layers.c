@@ -271,13 +271,30 @@ int dqr_plan_change_layers(const struct dqr_fabric *f,
 	new_ok = dqr_union_layers_ok(f, to, to, lay, why[1], sizeof(why[1]));
 	if (old_ok < 0 || new_ok < 0)
 		return -1;
-	if (!old_ok || !new_ok) {
+	if (!new_ok) {
 		dqr_plan_release(plan);
 		memset(rep, 0, sizeof(*rep));
 		rep->old_ok = old_ok;
-		rep->new_ok = new_ok;
-		snprintf(rep->reason, sizeof(rep->reason), "the %s tables: %s",
-			 old_ok ? "new" : "old", why[!old_ok ? 0 : 1]);
+		snprintf(rep->reason, sizeof(rep->reason), "the new tables: %s",
+			 why[1]);
+		rep->ms = dqr_now_ms() - t0;
+		return 0;
+	}
+	/*
+	 * Tables held that are bad on this cabling were made so by a cable
+	 * that came back under a transition left mid-way.  OpenSM activates
+	 * such a port only after the routing step that found it, so stage 1
+	 * of a withdrawal is in force before a packet crosses it, and the
+	 * state it leaves holds only entries of the new tables: withdraw
+	 * first, as the one-layer plan does (dqr_plan_change()).
+	 */
+	if (!old_ok) {
+		if (dqr_plan_build_withdraw(f, from, to, plan, rep))
+			return -1;
+		rep->old_ok = 0;
+		rep->new_ok = 1;
+		snprintf(rep->reason, sizeof(rep->reason), "the old tables: "
+			 "%s; withdrawn first", why[0]);
 		rep->ms = dqr_now_ms() - t0;
 		return 0;
 	}

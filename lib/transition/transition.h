@@ -169,10 +169,11 @@ int dqr_union_layers_ok(const struct dqr_fabric *f, const struct dqr_lfts *a,
 /*
  * dqr_plan_change() for a routing on layers, whose every state is cyclic
  * on one layer (so never dqr_plan_build()): dqr_plan_proved_layers()
- * when it proves; else, when from and to are each loop free and acyclic
- * in every layer, dqr_plan_build_withdraw() (rep->withdrawn set,
- * rep->reason says why the proof failed); else rep->safe 0 with the
- * reason (rep->old_ok, rep->new_ok say which).  0, or -1 when out of
+ * when it proves; else, when to is loop free and acyclic in every layer,
+ * dqr_plan_build_withdraw() (rep->withdrawn set, rep->reason says why
+ * the proof failed, or that from is not, rep->old_ok 0: a cable came
+ * back under a transition left mid-way, and stage 1 leaves only entries
+ * of to); else rep->safe 0 with the reason.  0, or -1 when out of
  * memory.
  */
 int dqr_plan_change_layers(const struct dqr_fabric *f,

@@ -342,6 +342,21 @@ struct dqr_lfts *soak_state_before(const struct dqr_lfts *from,
 				   const struct dqr_plan *p, uint32_t k);
 /* the switches take p, all of it or (cut) some stages; 0 or -1 */
 int soak_upload(struct soak_run *w, const struct dqr_plan *p, int cut);
+/*
+ * Tables held that loop or are cyclic on the cabling now can only have
+ * been made so by cables that came back.  OpenSM activates a port that
+ * came back only after the routing step of the sweep that found it, so
+ * the plugin's stage 1, handed over in that step, is in force before
+ * any packet crosses such a cable: its union is part of the state held
+ * on the cabling before, which was judged then.  It must only withdraw
+ * (the union then adds nothing), and the state it leaves, which meets
+ * the cable, must be loop free and acyclic on the cabling now (the
+ * caller judges it, on one VL or on the layers); the rest is judged
+ * from there.  *s1: that state.  0, 1 when stage 1 does more (said,
+ * unsafe), -1 when out of memory.
+ */
+int soak_first_withdrawal(struct soak_run *w, const struct dqr_plan *p,
+			  struct dqr_lfts **s1);
 
 /*
  * soak_torus.c: soak_torus_check() whether the input is a torus e-cube

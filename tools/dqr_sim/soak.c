@@ -246,16 +246,9 @@ static int plan_tail(const struct dqr_plan *p, uint32_t from,
 }
 
 /*
- * Tables held that loop or are cyclic on the cabling now can only have
- * been made so by cables that came back.  OpenSM activates a port that
- * came back only after the routing step of the sweep that found it, so
- * the plugin's stage 1, handed over in that step, is in force before
- * any packet crosses such a cable: its union is part of the state held
- * on the cabling before, which was judged then.  It must only withdraw
- * (the union then adds nothing), and the state it leaves, which meets
- * the cable, must be loop free and acyclic on the cabling now; the rest
- * is judged from there.  *from_out: that state, *tail the rest.  0, 1
- * when that fails (said), -1 when out of memory.
+ * soak_first_withdrawal(), the state stage 1 leaves judged on one VL:
+ * *from_out that state, *tail the rest.  0, 1 when that fails (said),
+ * -1 when out of memory.
  */
 static int judge_first_withdrawal(struct soak_run *w,
 				  const struct dqr_fabric *f,
@@ -265,16 +258,12 @@ static int judge_first_withdrawal(struct soak_run *w,
 {
 	struct dqr_verify_report v;
 	struct dqr_lfts *s1;
-	int bad;
+	int bad, r;
 
-	if (!p->num_stages || !dqr_plan_stage_withdraws(p, 0)) {
-		w->t->unsafe++;
-		soak_complain(w, "UNSAFE: the tables held are bad on this "
-			      "cabling and stage 1 does not only withdraw");
-		return 1;
-	}
-	s1 = soak_state_before(w->held, p, 1);
-	if (!s1 || dqr_verify(f, s1, &v, NULL)) {
+	r = soak_first_withdrawal(w, p, &s1);
+	if (r)
+		return r;
+	if (dqr_verify(f, s1, &v, NULL)) {
 		dqr_lfts_free(s1);
 		return -1;
 	}

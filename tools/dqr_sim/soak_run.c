@@ -115,6 +115,20 @@ struct dqr_lfts *soak_state_before(const struct dqr_lfts *from,
 	return t;
 }
 
+int soak_first_withdrawal(struct soak_run *w, const struct dqr_plan *p,
+			  struct dqr_lfts **s1)
+{
+	*s1 = NULL;
+	if (!p->num_stages || !dqr_plan_stage_withdraws(p, 0)) {
+		w->t->unsafe++;
+		soak_complain(w, "UNSAFE: the tables held are bad on this "
+			      "cabling and stage 1 does not only withdraw");
+		return 1;
+	}
+	*s1 = soak_state_before(w->held, p, 1);
+	return *s1 ? 0 : -1;
+}
+
 /*
  * The switches take plan p, ending at recon's tables; cut: a flap's
  * failure, whose transition the return leaves after a random number of

@@ -139,24 +139,26 @@ static uint32_t mismatches(const struct dqr_lfts *t,
 }
 
 /*
- * Plan p from the tables held, replayed stage by stage: each stage's
- * union with the state before it; a stage flagged to wait no drain, its
- * union with the last state whose packets are known gone (each entry
- * changes once in such a stretch, so that union holds every mix of the
- * states between, plan.h); the end.  0, or -1 when out of memory.
+ * Plan p from the state from before its stage k0 (the tables held and 0,
+ * or what a first withdrawal left and 1), replayed stage by stage: each
+ * stage's union with the state before it; a stage flagged to wait no
+ * drain, its union with the last state whose packets are known gone
+ * (each entry changes once in such a stretch, so that union holds every
+ * mix of the states between, plan.h); the end.  0, or -1 when out of
+ * memory.
  */
 static int replay(struct soak_run *w, const struct dqr_fabric *f,
 		  const struct dqr_plan_layers *lay, const struct dqr_plan *p,
-		  const char *how)
+		  const struct dqr_lfts *from, uint32_t k0, const char *how)
 {
 	struct soak_tally *t = w->t;
-	struct dqr_lfts *cur = dqr_lfts_clone(w->held), *next = NULL;
-	struct dqr_lfts *settled = dqr_lfts_clone(w->held);
+	struct dqr_lfts *cur = dqr_lfts_clone(from), *next = NULL;
+	struct dqr_lfts *settled = dqr_lfts_clone(from);
 	uint32_t k, wrong = 0;
 	char why[256];
 	int r = 0, nomem = !cur || !settled;
 
-	for (k = 0; !nomem && k < p->num_stages; k++) {
+	for (k = k0; !nomem && k < p->num_stages; k++) {
 		wrong += mismatches(cur, p, k);
 		next = dqr_lfts_clone(cur);
 		if (!next) {
@@ -179,7 +181,7 @@ static int replay(struct soak_run *w, const struct dqr_fabric *f,
 			dqr_lfts_free(settled);
 			settled = dqr_lfts_clone(cur);
 			nomem |= !settled;
-		} else if (k && !nomem) {
+		} else if (k > k0 && !nomem) {
 			r = dqr_union_layers_ok(f, settled, next, lay, why,
 						sizeof(why));
 			nomem |= r < 0;
@@ -206,6 +208,36 @@ static int replay(struct soak_run *w, const struct dqr_fabric *f,
 	dqr_lfts_free(next);
 	dqr_lfts_free(settled);
 	return nomem ? -1 : 0;
+}
+
+/*
+ * Tables held that are bad on this cabling (soak_first_withdrawal()):
+ * the state stage 1 leaves judged on the layers, then the rest replayed
+ * from it.  0, or -1 when out of memory.
+ */
+static int replay_withdrawn(struct soak_run *w, const struct dqr_fabric *f,
+			    const struct dqr_plan_layers *lay,
+			    const struct dqr_plan *p, const char *how)
+{
+	struct dqr_lfts *s1;
+	char why[256];
+	int r = soak_first_withdrawal(w, p, &s1);
+
+	if (r)
+		return r < 0 ? -1 : 0;
+	r = dqr_union_layers_ok(f, s1, s1, lay, why, sizeof(why));
+	if (r == 0) {
+		w->t->unsafe++;
+		soak_complain(w, "UNSAFE: after stage 1's withdrawal the "
+			      "tables are still bad on the layers when the "
+			      "cable comes up: %s", why);
+	}
+	if (r > 0) {
+		w->t->first_withdrawn++;
+		r = replay(w, f, lay, p, s1, 1, how);
+	}
+	dqr_lfts_free(s1);
+	return r < 0 ? -1 : 0;
 }
 
 /* The new tables on proj; 0, or -1 when out of memory. */
@@ -297,8 +329,9 @@ static int transition(struct soak_run *w, const struct dqr_fabric *proj,
 	t->stages += p.num_stages;
 	t->drains += dqr_plan_drains(&p);
 	t0 = dqr_now_ms();
-	if (replay(w, proj, &tp.lay, &p, rep.proved ? "proved" :
-		   "withdrawn"))
+	if (held_ok ? replay(w, proj, &tp.lay, &p, w->held, 0, rep.proved ?
+			     "proved" : "withdrawn") :
+	    replay_withdrawn(w, proj, &tp.lay, &p, "withdrawn first"))
 		goto out;
 	t->ms_judge += dqr_now_ms() - t0;
 	ret = soak_upload(w, &p, cut);

@@ -5,9 +5,10 @@
  * stage replays with each consecutive union loop free and acyclic per
  * layer and ends at the repaired tables; the one-layer proof and the
  * one-layer check refuse the same change (a ring is a cycle on one
- * layer); a loop and a cyclic layer made by hand are refused; without
- * the list the change is withdrawn and installed, and replays as well;
- * from tables the list never held, every proved plan replays clean.
+ * layer); a loop and a cyclic layer made by hand are refused, and
+ * from such a cyclic layer to good tables the change is withdrawn first;
+ * without the list the change is withdrawn and installed, and replays as
+ * well; from tables the list never held, every proved plan replays clean.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +254,46 @@ static void refused(const struct world *w, struct dqr_torus_layers *tl,
 }
 
 /*
+ * Tables held that are bad per layer (as a cable coming back under a
+ * transition left mid-way makes them), towards good ones: withdrawn
+ * first, stage 1 only withdraws and leaves a state that holds per layer,
+ * and the rest replays clean from there to the new tables.
+ */
+static void held_bad(const struct world *w, const struct dqr_torus_plan *tp,
+		     const struct dqr_lfts *bad)
+{
+	struct dqr_plan_report rep;
+	struct dqr_plan plan;
+	struct dqr_lfts *s1;
+	const struct dqr_plan_entry *e;
+	uint32_t i;
+	char why[256];
+
+	dqr_plan_init(&plan);
+	CHECK_EQ(dqr_plan_change_layers(w->f, bad, w->t, NULL, &tp->lay,
+					&plan, &rep), 0);
+	CHECK(rep.safe && rep.withdrawn && !rep.proved);
+	CHECK(!rep.old_ok && rep.new_ok);
+	CHECK(strstr(rep.reason, "withdrawn first") != NULL);
+	REQUIRE(plan.num_stages == 2);
+	CHECK(dqr_plan_stage_withdraws(&plan, 0));
+	s1 = dqr_lfts_clone(bad);
+	REQUIRE(s1);
+	for (i = plan.stage_off[0]; i < plan.stage_off[1]; i++) {
+		e = &plan.entries[i];
+		dqr_lft_set(s1, e->sw, e->lid, e->new_port);
+	}
+	CHECK_EQ(dqr_union_layers_ok(w->f, s1, s1, &tp->lay, why,
+				     sizeof(why)), 1);
+	/* stage 2 from there; stage 1's own union is the bad state's */
+	plan.stage_off[0] = plan.stage_off[1];
+	CHECK_EQ(replay(w->f, s1, w->t, &plan, &tp->lay), 0);
+	printf("held bad: %s\n", rep.reason);
+	dqr_lfts_free(s1);
+	dqr_plan_release(&plan);
+}
+
+/*
  * 2.  Changes made by hand are refused: an entry pointing back upstream
  * (a loop), and row y = 0 sent always +x round its ring (routes of
  * layer 0 through both cuts: a cycle in that layer, no loop).
@@ -297,6 +338,7 @@ static void test_bad_changes(void)
 				dqr_lft_set(t, x, lid, 1);
 	}
 	refused(&w, tl, &tp, t, "cycle");
+	held_bad(&w, &tp, t);
 	dqr_lfts_free(t);
 	dqr_torus_layers_free(tl);
 	world_close(&w);
