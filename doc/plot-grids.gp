@@ -89,7 +89,7 @@ unset multiplot
 set terminal pngcairo size 1100,460 font "sans,10" linewidth 1.5
 set output out."/grids-ecube.png"
 set multiplot layout 1,2 title "tori under e-cube on virtual layers, " . \
-	"the mesh plug-in in every layer (500 runs each)"
+	"the mesh plug-in in every layer and the search past it (500 runs each)"
 set title "2D (4 layers) solid; the mesh of the same size dashed"
 set key right top box opaque font ",9"
 plot for [i=1:4] f("torus-".word(sizes, i)."-ecube-layers") \

@@ -171,6 +171,8 @@ static int jadd_mesh(struct json_object *o, const struct dqr_ctx *ctx)
 		return jadd(o, "mesh_plugin", m) ||
 		       jadd_u64(m, "links_failed", ts->links_failed) ||
 		       jadd_u64(m, "links_bypassed", ts->links_bypassed) ||
+		       jadd_u64(m, "links_searched", ts->links_searched) ||
+		       jadd_u64(m, "lids_searched", ts->lids_searched) ||
 		       jadd_u64(m, "turns", ts->turns) ||
 		       jadd_u64(m, "reorders", ts->reorders) ||
 		       jadd_u64(m, "layers",

@@ -200,9 +200,12 @@ void dqr_torus_log_repair(struct dqr_ctx *ctx)
 	if (!ctx->recon_ready || !ctx->recon.tl || !st->links_failed)
 		return;
 	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: mesh plug-in: %u of %u "
-		"failed links bypassed by a local path in every layer (%u "
-		"turns enabled, %u after a reorder, %" PRIu64 " entries)%s\n",
-		st->links_bypassed, st->links_failed, st->turns, st->reorders,
-		st->changed, st->links_bypassed < st->links_failed ?
-		"; the rest has no legal route on the layers" : "");
+		"failed links bypassed by a local path in every layer, %u "
+		"more with the topology-agnostic search in the routes' own "
+		"layers (%u DLIDs; %u turns enabled, %u after a reorder, %"
+		PRIu64 " entries)%s\n", st->links_bypassed, st->links_failed,
+		st->links_searched, st->lids_searched, st->turns, st->reorders,
+		st->changed, st->links_bypassed + st->links_searched <
+		st->links_failed ? "; the rest has no legal route on the "
+		"layers" : "");
 }

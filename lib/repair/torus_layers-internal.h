@@ -1,9 +1,10 @@
 /*
- * torus_layers-internal.h - what the two files of a torus's layers share:
- * the state (torus_layers.c: the layers, the list, one DLID's tree, the
- * build and the verifier) and the hops of a tree that the repair
- * (torus_repair.c: the mesh plug-in in every layer) follows.  No file
- * outside lib/repair/ includes it.
+ * torus_layers-internal.h - what the files of a torus's layers share: the
+ * state (torus_layers.c: the layers, the list, one DLID's tree, the build
+ * and the verifier), the hops of a tree, and the laying of a path over it
+ * (torus_lay.c) that the repair (torus_repair.c: the mesh plug-in in
+ * every layer) and its search (torus_search.c) both use.  No file outside
+ * lib/repair/ includes it.
  */
 #ifndef DQR_TORUS_LAYERS_INTERNAL_H
 #define DQR_TORUS_LAYERS_INTERNAL_H
@@ -29,6 +30,18 @@ struct dqr_torus_layers {
 	uint8_t *ring_tab;	/* per ring and coordinate: its layer bit */
 	/* a repair's visits of one DLID's tree: seen[sw] == gen */
 	uint32_t *seen, gen;
+	/* a path laid over a DLID's tree (torus_repair.c): its switches,
+	 * their new ports and channels */
+	uint32_t *path_sw, *path_ch;
+	uint8_t *path_port;
+	/* the search's (torus_search.c): the BFS's predecessor, the port
+	 * there and its queue, the switches it reached (vis[sw] == vgen)
+	 * and those cut off with the failed route (cut[sw] == cgen) */
+	uint32_t *from, *queue, *vis, vgen, *cut, cgen;
+	uint8_t *from_port;
+	/* whether a switch's route arrives, known where arr[sw] == agen */
+	uint32_t *arr, agen;
+	uint8_t *arr_val;
 	struct dqr_torus_stats st;
 };
 
@@ -47,5 +60,45 @@ uint32_t dqr_torus_hop(const struct dqr_fabric *f, const struct dqr_lfts *t,
 /* The switch that owns lid (its own LID, or a CA's), or DQR_NONE. */
 uint32_t dqr_torus_owner_switch(const struct dqr_fabric *f, uint32_t lid,
 				uint32_t *owner);
+
+/* torus_lay.c: the entries an attempt wrote, to take back. */
+struct dqr_torus_undo {
+	struct dqr_torus_undo_entry {
+		uint32_t sw, lid;
+		uint8_t old;
+	} *e;
+	uint32_t n, cap;
+	size_t mark;
+	struct dqr_torus_stats st;
+};
+
+void dqr_torus_undo_begin(struct dqr_torus_layers *tl,
+			  struct dqr_torus_undo *u);
+/* 1 kept, 0 taken back; -1 (no memory) passes through, taken back. */
+int dqr_torus_undo_end(struct dqr_torus_layers *tl, struct dqr_lfts *t,
+		       struct dqr_torus_undo *u, int r);
+
+/*
+ * Lays the path tl->path_sw[0..n) (each switch's new port in
+ * tl->path_port) over lid's tree, rejoining it at switch rejoin, and adds
+ * every dependency the tree gains, in the layers of the routes that take
+ * it.  1 laid, 0 it does not fit (a cycle in some layer, a route that
+ * does not arrive), -1 no memory; u takes the entries back.
+ */
+int dqr_torus_lay_path(struct dqr_torus_layers *tl,
+		       const struct dqr_fabric *f, struct dqr_lfts *t,
+		       uint32_t n, uint32_t rejoin, uint32_t lid,
+		       uint32_t dst, uint32_t owner,
+		       struct dqr_torus_undo *u);
+
+/*
+ * torus_search.c: the topology-agnostic search for lid, whose route from
+ * switch a is broken and which the mesh plug-in could not bypass.  1
+ * laid, 0 no legal path, -1 no memory.
+ */
+int dqr_torus_search_lid(struct dqr_torus_layers *tl,
+			 const struct dqr_fabric *f, struct dqr_lfts *t,
+			 uint32_t a, uint32_t lid, uint32_t dst,
+			 uint32_t owner, struct dqr_torus_undo *u);
 
 #endif

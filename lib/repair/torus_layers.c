@@ -358,8 +358,21 @@ static int alloc_tree(struct dqr_torus_layers *tl, uint32_t num)
 	tl->mask = malloc(num + 1);
 	tl->own = malloc(num + 1);
 	tl->seen = calloc(num + 1, sizeof(uint32_t));
+	tl->path_sw = malloc(sizeof(uint32_t) * (num + 1));
+	tl->path_ch = malloc(sizeof(uint32_t) * (num + 1));
+	tl->path_port = malloc(num + 1);
+	tl->from = malloc(sizeof(uint32_t) * (num + 1));
+	tl->queue = malloc(sizeof(uint32_t) * (num + 1));
+	tl->cut = calloc(num + 1, sizeof(uint32_t));
+	tl->vis = calloc(num + 1, sizeof(uint32_t));
+	tl->from_port = malloc(num + 1);
+	tl->arr = calloc(num + 1, sizeof(uint32_t));
+	tl->arr_val = malloc(num + 1);
 	return tl->depth && tl->next && tl->order && tl->stack && tl->chan &&
-	       tl->mask && tl->own && tl->seen && tl->ring_tab ? 0 : -1;
+	       tl->mask && tl->own && tl->seen && tl->ring_tab &&
+	       tl->path_sw && tl->path_ch && tl->path_port && tl->from &&
+	       tl->queue && tl->cut && tl->vis && tl->from_port && tl->arr &&
+	       tl->arr_val ? 0 : -1;
 }
 
 /*
@@ -468,6 +481,16 @@ void dqr_torus_layers_free(struct dqr_torus_layers *tl)
 	free(tl->own);
 	free(tl->ring_tab);
 	free(tl->seen);
+	free(tl->path_sw);
+	free(tl->path_ch);
+	free(tl->path_port);
+	free(tl->from);
+	free(tl->queue);
+	free(tl->cut);
+	free(tl->vis);
+	free(tl->from_port);
+	free(tl->arr);
+	free(tl->arr_val);
 	free(tl);
 }
 

@@ -1,8 +1,8 @@
 /*
  * torus_layers.h - e-cube routing of a torus on virtual layers, and DQR's
- * repair of link faults in every layer with the mesh plug-in (the DQR
- * paper, V.B: "apply the mesh specific plug-in to every layer in the
- * torus").
+ * repair of link and switch faults in every layer with the mesh plug-in
+ * (the DQR paper, V.B: "apply the mesh specific plug-in to every layer in
+ * the torus") and past it with the topology-agnostic search.
  *
  * Layers.  E-cube takes each ring the shorter way round, which closes a
  * cycle of dependencies around every ring on one VL.  Each ring of n >= 3
@@ -37,12 +37,17 @@
  * is added, each in its layers: those into and out of the patched
  * switches, in the layers of their subtrees, and those the patched routes
  * bring along the rest of their way (the list holds every other one of
- * the tree's, since the tree had them).  A side whose dependencies would close
- * a cycle in any layer is undone and the next tried (towards the centre of
- * the base coordinates first, then away, each other dimension in turn).
- * What no side fits is left: the tables keep the dead entries and the
- * caller falls back.  The channel list keeps every old dependency, so old
- * and new routes stay deadlock free together, layer by layer.
+ * the tree's, since the tree had them).  A side whose dependencies would
+ * close a cycle in any layer is undone and the next tried (towards the
+ * centre of the base coordinates first, then away, each other dimension
+ * in turn).  A DLID no side fits (a lost switch's cables, a side that
+ * closes a cycle) goes to the topology-agnostic search (torus_search.c):
+ * a path to the nearest switches whose routes still arrive, laid and
+ * judged the same way, in each route's own layer.  What that cannot fit
+ * is left: the tables keep the dead entries and the caller falls back.
+ * DLIDs whose owner's switch is gone need no route.  The channel list
+ * keeps every old dependency, so old and new routes stay deadlock free
+ * together, layer by layer.
  *
  * Costs: building and verifying O(LIDs x switches x layers), the
  * repeats of the trees' dependencies kept out by a bit per (vertex,
@@ -67,6 +72,8 @@
 struct dqr_torus_stats {
 	uint32_t links_failed;		/* grid links down under routes */
 	uint32_t links_bypassed;	/* of those, with a local path */
+	uint32_t links_searched;	/* of those, some DLIDs by the search */
+	uint32_t lids_searched;		/* DLIDs the search laid */
 	uint32_t turns;			/* dependencies added */
 	uint32_t reorders;		/* of those, after a reorder */
 	uint64_t changed;		/* entries written */

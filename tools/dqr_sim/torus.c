@@ -1,7 +1,8 @@
 /*
  * torus.c - dqr-sim --torus-layers: e-cube on the virtual layers of a
  * torus (torus_layers.h), repaired by the mesh plug-in in every layer
- * after successive random link faults, each state judged by the layered
+ * and the topology-agnostic search past it after successive random link
+ * faults, each state judged by the layered
  * check (every connected pair reached, every layer acyclic).  Every
  * repair's transition is planned as the plugin would upload it
  * (dqr_plan_change_layers: proved per layer, else withdrawn), and every
@@ -186,7 +187,8 @@ static void print_table(const struct torus_run *tr, unsigned layers,
 	unsigned k;
 
 	printf("dqr-sim: %s (%s), e-cube on %u virtual layers (SL = VL = "
-	       "layer), repaired by the mesh plug-in in every layer\n",
+	       "layer), repaired by the mesh plug-in in every layer and the "
+	       "search past it\n",
 	       s->in.name, s->in.describe, layers);
 	printf("  %" PRIu32 " runs of %u faults, seed %" PRIu64 "; layers "
 	       "built in %.1f ms per run; %.2f s wall\n", s->o->runs,

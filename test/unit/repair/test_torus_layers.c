@@ -1,7 +1,8 @@
 /*
  * test_torus_layers.c - e-cube on virtual layers of a torus, repaired by
- * the mesh plug-in in every layer (torus_layers.h), and the local path it
- * shares with the plug-in on one layer (local_path.h).
+ * the mesh plug-in in every layer and the topology-agnostic search past
+ * it (torus_layers.h), and the local path it shares with the plug-in on
+ * one layer (local_path.h).
  *
  * A route's SL has a ring's bit exactly when the route takes that ring's
  * wrap cable, and no route crosses both cuts of a ring; the verifier
@@ -9,7 +10,8 @@
  * fails corrupted tables and counts a hole; every single switch cable
  * fault is bypassed with at most 3 entries per DLID whose route crossed
  * it; two faults in a row leave verified states whenever the repair says
- * so; meshes and hypercubes are refused; mesh routing of a torus is
+ * so; every lost switch is repaired by the search in the routes' own
+ * layers; meshes and hypercubes are refused; mesh routing of a torus is
  * accepted; local paths at a border and their patches; tori with rings
  * of 4, routed on the grid the recogniser reads.
  */
@@ -426,7 +428,7 @@ static void test_two_faults(const char *spec, unsigned samples)
 	struct dqr_lfts *t;
 	struct world w;
 	uint64_t rng = 20240521;
-	uint32_t cut[2], pairs = 0, bypassed = 0;
+	uint32_t cut[2], pairs = 0, bypassed = 0, searched = 0;
 	unsigned i;
 	clock_t c0 = clock();
 	int r;
@@ -450,6 +452,7 @@ static void test_two_faults(const char *spec, unsigned samples)
 		CHECK(v.acyclic);
 		if (!r) {
 			bypassed++;
+			searched += st.links_searched > 0;
 			CHECK_EQ(v.unreachable, 0);
 		}
 		pairs++;
@@ -457,9 +460,57 @@ static void test_two_faults(const char *spec, unsigned samples)
 		dqr_lfts_free(t);
 		dqr_torus_layers_free(tl);
 	}
-	printf("%s two faults in a row: the second fully bypassed in %u of "
-	       "%u sampled pairs (%.2f s)\n", spec, bypassed, pairs,
+	printf("%s two faults in a row: the second repaired in %u of %u "
+	       "sampled pairs, %u of them with the search (%.2f s)\n", spec,
+	       bypassed, pairs, searched,
 	       (double)(clock() - c0) / CLOCKS_PER_SEC);
+	world_close(&w);
+}
+
+/*
+ * 5b.  A lost switch: no local path of the plug-in bypasses its cables
+ * (the far end is gone), so the topology-agnostic search routes what
+ * crossed it, in each route's own layer; every switch of the torus lost
+ * in turn leaves verified tables that reach every pair a cable joins.
+ */
+static void test_lost_switch(const char *spec)
+{
+	struct dqr_torus_verdict v;
+	struct dqr_torus_stats st;
+	struct dqr_torus_layers *tl;
+	struct dqr_fabric *p;
+	struct dqr_lfts *t;
+	struct world w;
+	uint32_t cut[DQR_MAX_PORTS], sw, node, ok = 0, lids = 0;
+	unsigned pn, n;
+
+	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	for (sw = 0; sw < w.f->num_switches; sw++) {
+		node = w.f->switches[sw];
+		n = 0;
+		dqr_for_each_linked_port(w.f, node, pn)
+			cut[n++] = dqr_port_index(w.f, node, pn);
+		tl = layers_of(&w, w.t);
+		t = dqr_lfts_clone(w.t);
+		REQUIRE(t);
+		p = cut_fabric(&w, cut, n);
+		CHECK_EQ(dqr_torus_layers_repair(tl, p, t, &st), 0);
+		CHECK(st.lids_searched > 0);
+		CHECK_EQ(st.links_bypassed + st.links_searched,
+			 st.links_failed);
+		lids += st.lids_searched;
+		REQUIRE(dqr_torus_layers_verify(tl, p, t, &v) == 0);
+		CHECK(v.acyclic);
+		CHECK_EQ(v.unreachable, 0);
+		ok += v.acyclic && !v.unreachable;
+		dqr_fabric_free(p);
+		dqr_lfts_free(t);
+		dqr_torus_layers_free(tl);
+	}
+	CHECK_EQ(ok, w.f->num_switches);
+	printf("%s: every one of %u switches lost and repaired on the "
+	       "layers, %u DLIDs by the search\n", spec, w.f->num_switches,
+	       lids);
 	world_close(&w);
 }
 
@@ -731,6 +782,9 @@ int main(void)
 	test_verifier_fails();
 	test_two_faults("torus:5x5", 300);
 	test_two_faults("torus:3x3x3", 300);
+	test_lost_switch("torus:5x5");
+	test_lost_switch("torus:6x4");
+	test_lost_switch("torus:5x3x3");
 	test_bad_input();
 	test_local_path();
 	test_rings_of_4("torus:4x5", 2);
