@@ -203,7 +203,8 @@ diff_plan() {
 transient() {
 	local plan=$W/$2.plan
 
-	if [ "$1" = osm-dqr ]; then
+	# the plugin's own stages, with or without qos; OpenSM's at once
+	if [ "$1" != torus-2QoS ]; then
 		mv "$W/dqr-transition.dump" "$plan" 2>/dev/null || : > "$plan"
 	else
 		diff_plan "$3" "$2" > "$plan"
