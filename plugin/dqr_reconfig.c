@@ -22,7 +22,6 @@
 #include "dqr_transition.h"
 #include "repair/uturn_repair.h"
 #include "routing/grid_route.h"
-#include "routing/ref_routing.h"
 #include "subnet_model.h"
 #include "switch_tables.h"
 #include "util/timing.h"

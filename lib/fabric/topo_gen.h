@@ -108,6 +108,24 @@ struct dqr_gen_place {
 	uint16_t coord[DQR_GEN_MAX_DIMS];	/* mesh, torus */
 };
 
+/*
+ * 1 when places a and b of a mesh or torus (ndims <= DQR_GEN_MAX_DIMS)
+ * lie more than one step apart in some dimension: a cable between them
+ * joins a ring's two ends, a wrap cable.
+ */
+static inline int dqr_gen_wrap_between(const struct dqr_gen_place *a,
+				       const struct dqr_gen_place *b,
+				       unsigned ndims)
+{
+	unsigned k;
+
+	for (k = 0; k < ndims; k++)
+		if (a->coord[k] > b->coord[k] + 1 ||
+		    b->coord[k] > a->coord[k] + 1)
+			return 1;
+	return 0;
+}
+
 /* Fills s from spec; -1 with a message in err when the spec is bad. */
 int dqr_gen_parse(const char *spec, struct dqr_gen_spec *s,
 		  char *err, size_t errlen);

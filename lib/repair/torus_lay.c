@@ -78,22 +78,17 @@ static void visit_begin(struct dqr_torus_layers *tl)
 	tl->gen = 1;
 }
 
-/*
- * The layers of the routes through switch w towards lid (owner switch
- * dst) in t: w's and those of every switch upstream of it, which it marks
- * seen.  The tree's subtrees are disjoint, so each switch is visited once
- * per DLID: O(subtree x degree).
- */
-static uint8_t subtree_layers(struct dqr_torus_layers *tl,
-			      const struct dqr_fabric *f,
-			      const struct dqr_lfts *t, uint32_t lid,
-			      uint32_t dst, uint32_t w)
+uint8_t dqr_torus_upstream(struct dqr_torus_layers *tl,
+			   const struct dqr_fabric *f,
+			   const struct dqr_lfts *t, uint32_t lid,
+			   uint32_t dst, uint32_t w, uint32_t *mark,
+			   uint32_t g)
 {
 	uint32_t top = 0, y, p, q, z, node;
 	unsigned pn;
 	uint8_t m = 0;
 
-	tl->seen[w] = tl->gen;
+	mark[w] = g;
 	tl->stack[top++] = w;
 	while (top) {
 		y = tl->stack[--top];
@@ -103,14 +98,27 @@ static uint8_t subtree_layers(struct dqr_torus_layers *tl,
 			p = dqr_port_index(f, node, pn);
 			q = dqr_peer_port(f, p);
 			z = dqr_peer_switch(f, p);
-			if (z == DQR_NONE || tl->seen[z] == tl->gen ||
+			if (z == DQR_NONE || mark[z] == g ||
 			    dqr_lft_get(t, z, lid) != f->ports[q].num)
 				continue;
-			tl->seen[z] = tl->gen;
+			mark[z] = g;
 			tl->stack[top++] = z;
 		}
 	}
 	return m;
+}
+
+/*
+ * The layers of the routes through switch w towards lid (owner switch
+ * dst) in t, marking them seen.  The tree's subtrees are disjoint, so
+ * each switch is visited once per DLID.
+ */
+static uint8_t subtree_layers(struct dqr_torus_layers *tl,
+			      const struct dqr_fabric *f,
+			      const struct dqr_lfts *t, uint32_t lid,
+			      uint32_t dst, uint32_t w)
+{
+	return dqr_torus_upstream(tl, f, t, lid, dst, w, tl->seen, tl->gen);
 }
 
 /* Adds (c, l) -> (nc, l) for every layer l of m: 0, or add_dep's < 0. */

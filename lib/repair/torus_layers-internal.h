@@ -61,6 +61,17 @@ uint32_t dqr_torus_hop(const struct dqr_fabric *f, const struct dqr_lfts *t,
 uint32_t dqr_torus_owner_switch(const struct dqr_fabric *f, uint32_t lid,
 				uint32_t *owner);
 
+/*
+ * torus_lay.c: marks w and every switch whose route to lid in t passes it
+ * (mark[sw] = g) and returns the layers of their routes towards dst:
+ * O(those switches x degree).
+ */
+uint8_t dqr_torus_upstream(struct dqr_torus_layers *tl,
+			   const struct dqr_fabric *f,
+			   const struct dqr_lfts *t, uint32_t lid,
+			   uint32_t dst, uint32_t w, uint32_t *mark,
+			   uint32_t g);
+
 /* torus_lay.c: the entries an attempt wrote, to take back. */
 struct dqr_torus_undo {
 	struct dqr_torus_undo_entry {

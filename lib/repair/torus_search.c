@@ -44,32 +44,6 @@ static uint32_t next_gen(uint32_t *m, uint32_t *gen, uint32_t num)
 	return 1;
 }
 
-/* Marks a and every switch whose route to lid passes it: cut off. */
-static void mark_cut(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
-		     const struct dqr_lfts *t, uint32_t lid, uint32_t a)
-{
-	uint32_t g = next_gen(tl->cut, &tl->cgen, tl->n.num_switches);
-	uint32_t top = 0, y, p, q, z, node;
-	unsigned pn;
-
-	tl->cut[a] = g;
-	tl->stack[top++] = a;
-	while (top) {
-		y = tl->stack[--top];
-		node = f->switches[y];
-		dqr_for_each_linked_port(f, node, pn) {
-			p = dqr_port_index(f, node, pn);
-			q = dqr_peer_port(f, p);
-			z = dqr_peer_switch(f, p);
-			if (z == DQR_NONE || tl->cut[z] == g ||
-			    dqr_lft_get(t, z, lid) != f->ports[q].num)
-				continue;
-			tl->cut[z] = g;
-			tl->stack[top++] = z;
-		}
-	}
-}
-
 /*
  * 1 when switch x delivers lid in t: x is dst, and its entry is port 0
  * for dst's own LID, else the port cabled to owner.
@@ -205,7 +179,9 @@ int dqr_torus_search_lid(struct dqr_torus_layers *tl,
 	unsigned pn, e, k, n = 0, hops = 0;
 	int r;
 
-	mark_cut(tl, f, t, lid, a);
+	/* a and what routes through it: cut off with the route */
+	dqr_torus_upstream(tl, f, t, lid, dst, a, tl->cut,
+			   next_gen(tl->cut, &tl->cgen, tl->n.num_switches));
 	next_gen(tl->arr, &tl->agen, tl->n.num_switches);
 	dqr_for_each_linked_port(f, node, pn) {
 		if (dqr_peer_switch(f, dqr_port_index(f, node, pn)) ==

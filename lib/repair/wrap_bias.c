@@ -12,22 +12,6 @@ struct dqr_wrap_bias {
 	uint32_t wraps;		/* ports set */
 };
 
-/* 1 when switches a and b sit more than one step apart on a ring. */
-static int across_wrap(const struct dqr_grid *g, uint32_t a, uint32_t b)
-{
-	unsigned k, ca, cb;
-
-	for (k = 0; k < g->ndims; k++) {
-		if (!g->wrap[k] || g->dims[k] < 3)
-			continue;
-		ca = g->place[a].coord[k];
-		cb = g->place[b].coord[k];
-		if (ca > cb + 1 || cb > ca + 1)
-			return 1;
-	}
-	return 0;
-}
-
 int dqr_wrap_bias_new(const struct dqr_fabric *f, const struct dqr_grid *g,
 		      struct dqr_wrap_bias **out)
 {
@@ -51,7 +35,9 @@ int dqr_wrap_bias_new(const struct dqr_fabric *f, const struct dqr_grid *g,
 		dqr_for_each_linked_port(f, f->switches[a], p) {
 			i = dqr_port_index(f, f->switches[a], p);
 			b = dqr_peer_switch(f, i);
-			if (b == DQR_NONE || !across_wrap(g, a, b))
+			if (b == DQR_NONE ||
+			    !dqr_gen_wrap_between(&g->place[a], &g->place[b],
+						  g->ndims))
 				continue;
 			wb->wrap[i] = 1;
 			wb->wraps++;

@@ -145,17 +145,11 @@ static uint32_t peer_switch(const struct dqr_fabric *f, uint32_t x,
 static uint32_t ref_peer(const struct ref *r, uint32_t x, unsigned p)
 {
 	uint32_t y = peer_switch(r->f, x, p);
-	unsigned d, a, b;
 
-	if (y == DQR_NONE || r->kind != DQR_REF_UPDN_MESH)
+	if (y == DQR_NONE || r->kind != DQR_REF_UPDN_MESH ||
+	    !dqr_gen_wrap_between(&r->pl[x], &r->pl[y], r->s->ndims))
 		return y;
-	for (d = 0; d < r->s->ndims; d++) {
-		a = r->pl[x].coord[d];
-		b = r->pl[y].coord[d];
-		if (a > b + 1 || b > a + 1)
-			return DQR_NONE;
-	}
-	return y;
+	return DQR_NONE;
 }
 
 static int port_linked(const struct dqr_fabric *f, uint32_t x, unsigned p)

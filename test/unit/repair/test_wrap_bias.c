@@ -25,15 +25,9 @@ static int is_wrap(const struct dqr_fabric *f, const struct dqr_grid *g,
 {
 	uint32_t a = f->nodes[f->ports[port].node].sw_index;
 	uint32_t b = dqr_peer_switch(f, port);
-	unsigned k;
 
-	if (g->kind != DQR_GRID_TORUS)
-		return 0;
-	for (k = 0; k < g->ndims; k++)
-		if (g->dims[k] >= 3 &&
-		    abs(g->place[a].coord[k] - g->place[b].coord[k]) > 1)
-			return 1;
-	return 0;
+	return g->kind == DQR_GRID_TORUS &&
+	       dqr_gen_wrap_between(&g->place[a], &g->place[b], g->ndims);
 }
 
 /* Entries of t on f whose switch sends over a wrap cable. */
