@@ -28,6 +28,9 @@ struct dqr_torus_layers {
 	uint32_t *depth, *next, *chan, *order, *stack;
 	uint8_t *own, *mask;
 	uint8_t *ring_tab;	/* per ring and coordinate: its layer bit */
+	/* the SL of every (source, destination) switch pair, S x S, when
+	 * given (dqr_torus_layers_new_sl); NULL for e-cube's */
+	uint8_t *sl_tab;
 	/* a repair's visits of one DLID's tree: seen[sw] == gen */
 	uint32_t *seen, gen;
 	/* a path laid over a DLID's tree (torus_repair.c): its switches,

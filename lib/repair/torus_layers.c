@@ -50,6 +50,8 @@ uint8_t dqr_torus_layers_sl(const struct dqr_torus_layers *tl,
 	unsigned k;
 	uint8_t sl = 0;
 
+	if (tl->sl_tab)
+		return tl->sl_tab[(size_t)src * tl->n.num_switches + dst];
 	for (k = 0; k < tl->n.ndims; k++)
 		if (tl->ring_bit[k])
 			sl |= ring_layer(tl, k, dqr_grid_coord(&tl->n, src, k),
@@ -69,6 +71,11 @@ static void layers_to(struct dqr_torus_layers *tl, uint32_t dst)
 	unsigned k, c, off[DQR_GEN_MAX_DIMS], cs, cd;
 	uint8_t l;
 
+	if (tl->sl_tab) {
+		for (sw = 0; sw < num; sw++)
+			tl->own[sw] = tl->sl_tab[(size_t)sw * num + dst];
+		return;
+	}
 	for (k = 0, c = 0; k < tl->n.ndims; k++) {
 		off[k] = c;
 		if (!tl->ring_bit[k])
@@ -376,14 +383,18 @@ static int alloc_tree(struct dqr_torus_layers *tl, uint32_t num)
 }
 
 /*
- * The layers of torus g on f without ties or list: NULL with why in err
- * (no ring of 3 switches or more, out of memory).
+ * The layers of grid g on f without ties or list: e-cube's (sl NULL), or
+ * num_layers given by sl (copied).  NULL with why in err (e-cube: no ring
+ * of 3 switches or more; out of memory).
  */
 static struct dqr_torus_layers *layers_alloc(const struct dqr_fabric *f,
 					     const struct dqr_grid *g,
+					     const uint8_t *sl,
+					     unsigned num_layers,
 					     char *err, size_t errlen)
 {
 	struct dqr_torus_layers *tl = calloc(1, sizeof(*tl));
+	size_t pairs = (size_t)f->num_switches * f->num_switches;
 	unsigned k;
 
 	if (!tl) {
@@ -391,18 +402,24 @@ static struct dqr_torus_layers *layers_alloc(const struct dqr_fabric *f,
 		return NULL;
 	}
 	tl->num_layers = 1;
-	for (k = 0; g->kind == DQR_GRID_TORUS && k < g->ndims &&
+	for (k = 0; !sl && g->kind == DQR_GRID_TORUS && k < g->ndims &&
 	     k < DQR_GEN_MAX_DIMS; k++)
 		if (g->wrap[k] && g->dims[k] >= 3) {
 			tl->ring_bit[k] = tl->num_layers;
 			tl->num_layers *= 2;
 		}
-	if (tl->num_layers == 1) {
+	if (!sl && tl->num_layers == 1) {
 		dqr_set_err(err, errlen, "no ring of 3 switches or more");
 		dqr_torus_layers_free(tl);
 		return NULL;
 	}
-	if (dqr_grid_nbrs_build(f, g, &tl->n) ||
+	if (sl) {
+		tl->num_layers = num_layers;
+		tl->sl_tab = malloc(pairs + 1);
+		if (tl->sl_tab)
+			memcpy(tl->sl_tab, sl, pairs);
+	}
+	if ((sl && !tl->sl_tab) || dqr_grid_nbrs_build(f, g, &tl->n) ||
 	    alloc_tree(tl, f->num_switches)) {
 		dqr_set_err(err, errlen, "out of memory");
 		dqr_torus_layers_free(tl);
@@ -412,23 +429,17 @@ static struct dqr_torus_layers *layers_alloc(const struct dqr_fabric *f,
 	return tl;
 }
 
-int dqr_torus_layers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
-			 const struct dqr_lfts *t,
-			 struct dqr_torus_layers **out, char *err,
-			 size_t errlen)
+/* The channel list of t's layers into tl: 0, or -1 with why in err. */
+static int build_list(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
+		      const struct dqr_lfts *t, const char *not_what,
+		      char *err, size_t errlen)
 {
-	struct dqr_torus_layers *tl;
 	struct dqr_channel_list cl = { 0 };
 	struct dqr_cdg *cdg = NULL;
 	struct dqr_layer_deps x = { 0 };
 	unsigned layer = 0;
 	int r = -1;
 
-	*out = NULL;
-	tl = layers_alloc(f, g, err, errlen);
-	if (!tl)
-		return -1;
-	ties_of(tl, f, t);
 	if (collect(tl, f, t, &x, NULL, NULL)) {
 		dqr_set_err(err, errlen, "out of memory");
 		goto out;
@@ -436,7 +447,7 @@ int dqr_torus_layers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
 	r = dqr_layer_deps_order(&x, &cdg, &cl, &layer);
 	if (r == 1)
 		dqr_set_err(err, errlen, "layer %u of the tables is cyclic "
-			    "(not e-cube routing?)", layer);
+			    "(%s)", layer, not_what);
 	else if (!r && !(tl->cl = dqr_dyn_new(cdg, &cl)))
 		r = -1;
 	if (r < 0)
@@ -445,7 +456,58 @@ out:
 	dqr_layer_deps_release(&x);
 	dqr_cdg_free(cdg);
 	dqr_channel_list_free(&cl);
-	if (r) {
+	return r ? -1 : 0;
+}
+
+int dqr_torus_layers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
+			 const struct dqr_lfts *t,
+			 struct dqr_torus_layers **out, char *err,
+			 size_t errlen)
+{
+	struct dqr_torus_layers *tl;
+
+	*out = NULL;
+	tl = layers_alloc(f, g, NULL, 0, err, errlen);
+	if (!tl)
+		return -1;
+	ties_of(tl, f, t);
+	if (build_list(tl, f, t, "not e-cube routing?", err, errlen)) {
+		dqr_torus_layers_free(tl);
+		return -1;
+	}
+	*out = tl;
+	return 0;
+}
+
+int dqr_torus_layers_new_sl(const struct dqr_fabric *f,
+			    const struct dqr_grid *g,
+			    const struct dqr_lfts *t, const uint8_t *sl,
+			    unsigned num_layers,
+			    struct dqr_torus_layers **out, char *err,
+			    size_t errlen)
+{
+	struct dqr_torus_layers *tl;
+	size_t i, pairs = (size_t)f->num_switches * f->num_switches;
+
+	*out = NULL;
+	if (num_layers < 1 || num_layers > DQR_TORUS_MAX_LAYERS) {
+		dqr_set_err(err, errlen, "%u layers (1 to %u)", num_layers,
+			    DQR_TORUS_MAX_LAYERS);
+		return -1;
+	}
+	for (i = 0; i < pairs; i++)
+		if (sl[i] >= num_layers) {
+			dqr_set_err(err, errlen, "SL %u from switch %zu to "
+				    "%zu, of %u layers", sl[i],
+				    i / f->num_switches, i % f->num_switches,
+				    num_layers);
+			return -1;
+		}
+	tl = layers_alloc(f, g, sl, num_layers, err, errlen);
+	if (!tl)
+		return -1;
+	if (build_list(tl, f, t, "the SLs do not keep it apart",
+		       err, errlen)) {
 		dqr_torus_layers_free(tl);
 		return -1;
 	}
@@ -459,7 +521,7 @@ int dqr_torus_layers_judge_new(const struct dqr_fabric *f,
 			       struct dqr_torus_layers **out, char *err,
 			       size_t errlen)
 {
-	*out = layers_alloc(f, g, err, errlen);
+	*out = layers_alloc(f, g, NULL, 0, err, errlen);
 	if (!*out)
 		return -1;
 	ties_of(*out, f, t);
@@ -491,6 +553,7 @@ void dqr_torus_layers_free(struct dqr_torus_layers *tl)
 	free(tl->from_port);
 	free(tl->arr);
 	free(tl->arr_val);
+	free(tl->sl_tab);
 	free(tl);
 }
 

@@ -49,6 +49,13 @@
  * keeps every old dependency, so old and new routes stay deadlock free
  * together, layer by layer.
  *
+ * Other layered routings.  The same repair serves any routing whose
+ * pairs of switches each keep one layer end to end: LASH's (the DQR
+ * paper's Fig. 5, lash_layers.h) through dqr_torus_layers_new_sl(), on
+ * meshes, tori and hypercubes alike.  Its layers carry no cut, so the
+ * plug-in's groups and sides are those of a mesh; what they cannot fit
+ * the search takes, as above.
+ *
  * Costs: building and verifying O(LIDs x switches x layers), the
  * repeats of the trees' dependencies kept out by a bit per (vertex,
  * port); a repair O(routes through the link x degree + DLIDs through it x
@@ -101,6 +108,20 @@ int dqr_torus_layers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
 			 const struct dqr_lfts *t,
 			 struct dqr_torus_layers **out, char *err,
 			 size_t errlen);
+/*
+ * Layers given by another routing's SLs (LASH's: lash_layers.h) on any
+ * grid g: sl[s * f->num_switches + d] (copied), each below num_layers
+ * (1 to DQR_TORUS_MAX_LAYERS), SL = VL = layer as for e-cube.  The repair
+ * is the same; its plug-in steps aside towards the destination, or the
+ * centre, as on a mesh.  0 with *out set, or -1 with why in err: an SL
+ * out of range, a cyclic layer, out of memory.
+ */
+int dqr_torus_layers_new_sl(const struct dqr_fabric *f,
+			    const struct dqr_grid *g,
+			    const struct dqr_lfts *t, const uint8_t *sl,
+			    unsigned num_layers,
+			    struct dqr_torus_layers **out, char *err,
+			    size_t errlen);
 /*
  * The layer function alone, for judging tables t that need not be e-cube
  * any more (read back after repairs): ties of even rings by the majority

@@ -27,6 +27,7 @@
 #include "repair/torus_layers.h"
 #include "routes/route_walk.h"
 #include "routing/grid_route.h"
+#include "routing/lash_layers.h"
 #include "routing/ref_routing.h"
 #include "shape/grid_nbr.h"
 #include "shape/grid_shape.h"
@@ -764,6 +765,65 @@ static void test_local_path(void)
 	world_close(&w);
 }
 
+/*
+ * LASH's layers of the same shortest routes (dqr_torus_layers_new_sl):
+ * an SL beyond the layers refused; every single cable fault leaves every
+ * layer acyclic, and every pair reached whenever the repair says so.
+ */
+static void test_lash(const char *spec, unsigned min_ok)
+{
+	struct dqr_torus_verdict v;
+	struct dqr_torus_stats st;
+	struct dqr_torus_layers *tl;
+	struct dqr_fabric *p;
+	struct dqr_lfts *t;
+	struct world w;
+	uint8_t *sl;
+	unsigned layers;
+	uint32_t i, port, ok = 0, S;
+	char err[256] = "";
+	int r;
+
+	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	S = w.f->num_switches;
+	sl = malloc((size_t)S * S);
+	REQUIRE(sl);
+	REQUIRE(dqr_lash_layers(w.f, w.t, 8, sl, &layers, err,
+				sizeof(err)) == 0);
+	sl[1] = (uint8_t)layers;
+	CHECK_EQ(dqr_torus_layers_new_sl(w.f, &w.g, w.t, sl, layers, &tl, err,
+					 sizeof(err)), -1);
+	CHECK(strstr(err, "SL ") != NULL);
+	CHECK_EQ(dqr_torus_layers_new_sl(w.f, &w.g, w.t, sl, 9, &tl, err,
+					 sizeof(err)), -1);
+	sl[1] = 0;
+	REQUIRE(dqr_lash_layers(w.f, w.t, 8, sl, &layers, err,
+				sizeof(err)) == 0);
+	for (i = 0; i < w.num_links; i++) {
+		port = w.links[i];
+		REQUIRE(dqr_torus_layers_new_sl(w.f, &w.g, w.t, sl, layers,
+						&tl, err, sizeof(err)) == 0);
+		CHECK_EQ(dqr_torus_layers_count(tl), layers);
+		t = dqr_lfts_clone(w.t);
+		REQUIRE(t);
+		p = cut_fabric(&w, &port, 1);
+		r = dqr_torus_layers_repair(tl, p, t, &st);
+		REQUIRE(r >= 0 && dqr_torus_layers_verify(tl, p, t, &v) == 0);
+		CHECK(v.acyclic);
+		CHECK(r || !v.unreachable);
+		ok += !r && !v.unreachable;
+		dqr_fabric_free(p);
+		dqr_lfts_free(t);
+		dqr_torus_layers_free(tl);
+	}
+	CHECK(ok >= min_ok);
+	printf("%s: LASH on %u layers: %u of %u single cable faults "
+	       "repaired, every state deadlock free\n", spec, layers, ok,
+	       w.num_links);
+	free(sl);
+	world_close(&w);
+}
+
 int main(void)
 {
 	static const char *const tori[] = {
@@ -789,5 +849,8 @@ int main(void)
 	test_local_path();
 	test_rings_of_4("torus:4x5", 2);
 	test_rings_of_4("torus:4x4x5,cas=1", 8);
+	test_lash("torus:5x5", 45);
+	test_lash("torus:7x5", 65);
+	test_lash("mesh:5x5", 40);
 	return unit_finish();
 }
