@@ -322,6 +322,15 @@ printf '1 1 0x0000000000000010 8 2 2\n' > "$out.noop"
 "$tool" --vl-dump="$out.vl" "$ft" "$data/ftree2-uturn.fts" > /dev/null 2>&1
 expect 0 "per VL: 30 dependencies on VLs 0 1: acyclic; on one VL: cyclic, not judged" \
 	-- --replay="$out.noop" --vls="$out.vl" "$ft" "$data/ftree2-uturn.fts"
+# and without a replay: the state itself, the one-VL cycle not counted
+expect 0 "dependencies on VLs 0x0003, acyclic" -- --vls="$out.vl" "$ft" \
+	"$data/ftree2-uturn.fts"
+expect 0 '"vls":{"dependencies":30,"vl_mask":3,"acyclic":true},"ok":true}$' \
+	-- --json --vls="$out.vl" "$ft" "$data/ftree2-uturn.fts"
+# with no SL2VL table every SL is on VL 0: the U-turns' cycle counts
+printf '# nothing\n' > "$out.vls1"
+expect 1 "on VLs 0x0001, CYCLIC" -- --vls="$out.vls1" "$ft" \
+	"$data/ftree2-uturn.fts"
 "$tool" --vl-dump="$out.vl" "$ft" "$data/ftree2-vl1-cycle.fts" > /dev/null \
 	2>&1
 expect 1 "FAIL: dependency cycle of 4 (channel, VL) pairs: 0x0000000000000019\[2\] (spine2) VL 1 -> 0x0000000000000011\[3\] (leaf2) VL 1 -> " \
@@ -329,6 +338,8 @@ expect 1 "FAIL: dependency cycle of 4 (channel, VL) pairs: 0x0000000000000019\[2
 	"$data/ftree2-vl1-cycle.fts"
 expect 1 "per VL: 35 dependencies on VLs 0 1: cyclic" -- \
 	--replay="$out.noop" --vls="$out.vl" "$ft" \
+	"$data/ftree2-vl1-cycle.fts"
+expect 1 "35 dependencies on VLs 0x0003, CYCLIC" -- --vls="$out.vl" "$ft" \
 	"$data/ftree2-vl1-cycle.fts"
 # without SL2VL tables every dependency is on VL 0: the same count as
 # the one-VL check (16 on the tiny capture)
@@ -351,6 +362,7 @@ expect 2 "$out.bad:3: path SL listed twice (first at line 1)" -- \
 printf 'ports: in  0, out  1: | 0| 1|\n' > "$out.bad"
 expect 2 "$out.bad:1: ports: line before any" -- \
 	--replay="$out.plan" --vls="$out.bad" "$ring" "$out.start"
-expect 2 "go with --replay" -- --vls="$out.vls2" "$ring" "$out.start"
+expect 2 "--vls does not go with --vl-layers" -- --vls="$out.vls2" \
+	--vl-layers "$ring" "$out.start"
 
 summary

@@ -27,7 +27,7 @@ struct check_opts {
 	const char *replay, *expect;	/* --replay=PLAN, --expect=LFTS2 */
 	const char *one_shot;		/* --one-shot-from=OLD */
 	const char *vl_dump;		/* --vl-dump=FILE */
-	const char *vls;		/* --vls=FILE, with --replay */
+	const char *vls;		/* --vls=FILE: per VL */
 	uint64_t reconf;		/* --reconf=ID when have_reconf */
 	int have_reconf;
 	unsigned kinds;			/* --pairs: DQR_PAIRS_* */
@@ -130,6 +130,13 @@ int vl_replay_judge(const struct dqr_fabric *f, const struct dqr_vls *v,
 		    const struct dqr_lfts *start, const struct dqr_plan *p,
 		    struct vl_stage *out);
 void vl_stages_release(struct vl_stage *st, uint32_t n);
+/*
+ * replay.c: p's stages judged per VL when o has --vls (*vs one per stage,
+ * else NULL); 0, or 2 after a message.
+ */
+int judge_vls(const struct dqr_fabric *f, const struct dqr_lfts *start,
+	      const struct check_opts *o, const struct dqr_plan *p,
+	      struct dqr_vls *vls, struct vl_stage **vs);
 /* "0x<guid>[<port>] (<name>) VL <vl>" of a vertex */
 const char *vl_vertex(const struct dqr_fabric *f, uint32_t x, char *buf,
 		      size_t len);

@@ -78,11 +78,12 @@ static void usage(FILE *out)
 		"                  must be loop free and acyclic\n"
 		"  --reconf=ID     replay only reconfiguration ID (default: "
 		"all, in file order)\n"
-		"  --vls=FILE      with --replay: judge every stage per "
-		"(channel, VL) with the\n"
-		"                  path SLs and SL2VL tables in FILE "
-		"(dqr-check --vl-dump's\n"
-		"                  lines or smpquery sl2vl output)\n"
+		"  --vls=FILE      judge the tables (with --replay: every "
+		"stage) per\n"
+		"                  (channel, VL) with the path SLs and "
+		"SL2VL tables in FILE\n"
+		"                  (dqr-check --vl-dump's lines or smpquery "
+		"sl2vl output)\n"
 		"  --expect=LFTS2  after --replay, compare the end state with "
 		"these tables\n"
 		"  --one-shot-from=OLD\n"
@@ -125,8 +126,11 @@ static const struct {
 	int needs;
 	const char *msg;
 } option_rules[] = {
-	{ O_RECONF | O_EXPECT | O_VLS, O_REPLAY, 1,
-	  "--reconf, --expect and --vls go with --replay" },
+	{ O_RECONF | O_EXPECT, O_REPLAY, 1,
+	  "--reconf and --expect go with --replay" },
+	{ O_VLS, O_VL | O_TORUS | O_ONE_SHOT, 0,
+	  "--vls does not go with --vl-layers, --torus-layers or "
+	  "--one-shot-from" },
 	{ O_REPLAY | O_ONE_SHOT, O_BASELINE, 0,
 	  "--baseline does not go with --replay or --one-shot-from" },
 	{ O_REPLAY | O_ONE_SHOT, O_LOAD, 0,

@@ -302,7 +302,7 @@ static struct dqr_lfts *read_tables(const struct dqr_fabric *f,
 }
 
 /* The per-VL judgement of p when --vls is given; 0, or 2 after a message */
-static int judge_vls(const struct dqr_fabric *f, const struct dqr_lfts *start,
+int judge_vls(const struct dqr_fabric *f, const struct dqr_lfts *start,
 		     const struct check_opts *o, const struct dqr_plan *p,
 		     struct dqr_vls *vls, struct vl_stage **vs)
 {

@@ -65,10 +65,11 @@ static void print_report(const struct check_opts *o,
 			 const struct check_load *ld,
 			 const struct dqr_vl_layers *v,
 			 const struct dqr_vl_stats *vst,
-			 const struct torus_stats *tst, int ok)
+			 const struct torus_stats *tst,
+			 const struct vl_stage *vs, int ok)
 {
 	const struct dqr_lft_diff *diff = &in->diff;
-	int wrap = o->baseline || o->load || o->vl || o->torus;
+	int wrap = o->baseline || o->load || o->vl || o->torus || vs;
 
 	if (o->json && o->baseline)
 		printf("{\"changed\":{\"entries\":%" PRIu64 ",\"blocks\":%"
@@ -78,7 +79,7 @@ static void print_report(const struct check_opts *o,
 		printf("{\"report\":");
 	if (o->json)
 		dqr_print_report_json(stdout, in->f, r, o->kinds);
-	else if (!o->vl && !o->torus)
+	else if (!o->vl && !o->torus && !vs)
 		dqr_print_report_text(stdout, in->f, r, o->kinds);
 	if (o->json && o->load)
 		print_load_json(ld);
@@ -91,6 +92,11 @@ static void print_report(const struct check_opts *o,
 		print_torus_json(r, tst);
 		printf(",\"ok\":%s", ok ? "true" : "false");
 	}
+	if (o->json && vs)
+		printf(",\"vls\":{\"dependencies\":%" PRIu64 ",\"vl_mask\":%"
+		       PRIu32 ",\"acyclic\":%s},\"ok\":%s", vs->edges,
+		       vs->vl_mask, vs->cyclic ? "false" : "true",
+		       ok ? "true" : "false");
 	if (o->json && wrap)
 		printf("}\n");
 	else if (o->baseline)
@@ -107,6 +113,13 @@ static void print_report(const struct check_opts *o,
 		print_torus_text(r, tst);
 		printf("result: %s\n", ok ? "OK" : "FAIL");
 	}
+	if (!o->json && vs) {
+		printf("per VL (the path SLs and SL2VL tables of %s): %"
+		       PRIu64 " dependencies on VLs 0x%04" PRIx32 ", %s\n",
+		       o->vls, vs->edges, vs->vl_mask,
+		       vs->cyclic ? "CYCLIC" : "acyclic");
+		printf("result: %s\n", ok ? "OK" : "FAIL");
+	}
 }
 
 /* The plain mode, one state judged; returns the exit status. */
@@ -119,6 +132,11 @@ int run_report(const struct check_opts *o, const struct check_input *in)
 	struct dqr_torus_layers *tl = NULL;
 	struct torus_stats tst;
 	struct check_load ld;
+	/* --vls: the state as the one stage of an empty plan */
+	uint32_t none_off[2] = { 0, 0 };
+	struct dqr_plan none = { .num_stages = 1, .stage_off = none_off };
+	struct dqr_vls vls = { 0 };
+	struct vl_stage *vs = NULL;
 	int ok, ret = 2;
 
 	/* before any output: no half-printed JSON when memory runs out */
@@ -139,11 +157,15 @@ int run_report(const struct check_opts *o, const struct check_input *in)
 					o->topo, o->lfts)))
 			goto out;
 	}
+	if (o->vls && judge_vls(f, in->t, o, &none, &vls, &vs))
+		goto out;
 	if (dqr_verify(f, in->t, &r, NULL)) {
 		fprintf(stderr, "dqr-check: out of memory\n");
 		goto out;
 	}
-	if (o->torus)
+	if (vs)
+		ok = verify_ok_but_cycle(&r, o->kinds) && !vs->cyclic;
+	else if (o->torus)
 		ok = verify_ok_but_cycle(&r, o->kinds) && tst.v.acyclic;
 	else if (o->vl)
 		ok = verify_ok_but_cycle(&r, o->kinds) &&
@@ -151,16 +173,20 @@ int run_report(const struct check_opts *o, const struct check_input *in)
 	else
 		ok = dqr_verify_ok(&r, o->kinds);
 	/* text with layers: the verdict comes after them */
-	if (!o->json && (o->vl || o->torus) &&
+	if (!o->json && (o->vl || o->torus || vs) &&
 	    print_report_body(f, &r, o->kinds)) {
 		fprintf(stderr, "dqr-check: out of memory\n");
 		dqr_verify_report_free(&r);
 		goto out;
 	}
-	print_report(o, in, &r, &ld, v, &vst, &tst, ok);
+	print_report(o, in, &r, &ld, v, &vst, &tst, vs, ok);
 	dqr_verify_report_free(&r);
 	ret = ok ? 0 : 1;
 out:
+	if (vs)
+		vl_stages_release(vs, 1);
+	free(vs);
+	dqr_vls_release(&vls);
 	dqr_vl_layers_free(v);
 	dqr_torus_layers_free(tl);
 	return ret;
