@@ -12,8 +12,9 @@
 # torus), cubes (4- to 8-cube, e-cube), ecube (5x5 to 20x20 and 5x5x3
 # to 6x6x6 tori under e-cube on virtual layers, dqr-sim --torus-layers),
 # updn (5x5 to 20x20 meshes and tori, 3D meshes and tori, routed as the
-# plugin's default does: up*/down* from a corner, --routing updn-mesh);
-# default all.  JOBS (default 2) configurations run at once.  RUNS
+# plugin's default does: up*/down* from a corner, --routing updn-mesh),
+# lash (the DQR paper's Fig. 5: 5x5 to 20x20 tori, shortest routes on
+# LASH's layers, dqr-sim --lash); default all.  JOBS (default 2) configurations run at once.  RUNS
 # (default 500) runs of 10 faults each, seed 1; BIG_RUNS (default RUNS)
 # for the 20x20 tori under up*/down*, the slowest configurations.
 #
@@ -29,7 +30,7 @@ set -e
 sim=${1:-tools/dqr-sim}
 out=${2:-doc/grids-data}
 [ $# -gt 2 ] && shift 2 || set --
-want=" ${*:-fig3 fig4 tori grid3d cubes ecube updn} "
+want=" ${*:-fig3 fig4 tori grid3d cubes ecube updn lash} "
 jobs=${JOBS:-2}
 runs=${RUNS:-500}
 big_runs=${BIG_RUNS:-$runs}
@@ -137,6 +138,12 @@ if [[ $want == *" ecube "* ]]; then
 	for s in 5x5 10x10 15x15 20x20 5x5x3 5x5x5 6x6x6; do
 		one "torus-$s-ecube-layers" "$runs" --fabric torus:$s \
 			--torus-layers
+	done
+fi
+
+if [[ $want == *" lash "* ]]; then
+	for s in 5x5 10x10 15x15 20x20; do
+		one "torus-$s-lash-layers" "$runs" --fabric torus:$s --lash
 	done
 fi
 

@@ -103,6 +103,16 @@ expect 0 "proved [1-9][0-9]*, planner 0, withdrawn [1-9]" -- $tsoak
 expect 0 "^unreachable connected pairs: 0 " -- $tsoak
 expect 2 "torus-layers: mesh:4x4: no ring of 3 switches or more" -- \
 	--soak --torus-layers --fabric mesh:4x4 --runs 2
+# --lash: LASH's first-fit layers over the same shortest routes (3 on
+# the 5x5 torus, 1 on a mesh), every state and stage union judged per
+# layer; the soak too
+expect 0 "shortest routes with LASH's layers on 3 virtual layers" -- \
+	--lash --fabric torus:5x5 --runs 20 --faults 2
+expect 0 "verification: [1-9][0-9]* states checked, 0 failed; [1-9][0-9]* stage unions replayed, 0 failed" \
+	-- --lash --fabric torus:5x5 --runs 20 --faults 2
+expect 0 "LASH's layers on 1 virtual layers" -- --lash --fabric mesh:4x4 \
+	--runs 5 --faults 1
+expect 0 "^unsafe: 0$" -- --soak --lash --fabric torus:5x3 --runs 10
 # --torus-layers routes on the grid the plugin recognises: a ring of 4
 # is 2x2 (torus:4x5: one ring, 2 layers) unless that makes more than 3
 # dimensions (torus:4x4x3 folds back: 3 rings, 8 layers); every single

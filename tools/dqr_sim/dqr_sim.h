@@ -16,6 +16,7 @@
 #include "repair/mesh_plugin.h"
 #include "repair/wrap_bias.h"
 #include "repair/recon.h"
+#include "repair/torus_layers.h"
 #include "repair/reroute.h"
 #include "repair/rerouting_layer.h"
 #include "routing/ref_routing.h"
@@ -46,6 +47,7 @@ struct sim_opts {
 	int no_uturn_bias;		/* uturn without FT's choice */
 	int no_mesh_plugin;		/* meshes and tori: agnostic DQR */
 	int torus_layers;		/* e-cube tori on virtual layers */
+	int lash;			/* --lash: LASH's layers instead */
 	int vl_layers;			/* re-routing layer on a second VL */
 	int stretch;			/* --stretch N, else -1 */
 	const char *data_path;
@@ -66,6 +68,9 @@ struct sim_input {
 	char name[256];		/* canonical spec or topology path */
 	char routing[64];	/* reference routing, or "file" */
 	char describe[256];
+	/* --lash: the SL of every pair of switches, and how many layers */
+	uint8_t *lash_sl;
+	unsigned lash_layers;
 };
 
 /*
@@ -376,6 +381,12 @@ int soak_torus_react(struct soak_run *w, int cut);
  */
 /* torus.c: --torus-layers; the exit status */
 int torus_layers_sim(struct sim *s);
+/*
+ * torus.c: the layers of the input tables on grid g, e-cube's or (--lash)
+ * LASH's: 0, or -1 with why in err.
+ */
+int sim_layers_new(const struct sim *s, const struct dqr_grid *g,
+		   struct dqr_torus_layers **tl, char *err, size_t errlen);
 
 int what_if_setup(struct sim *s);
 int what_if(struct sim *s);

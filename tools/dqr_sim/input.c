@@ -12,7 +12,9 @@
 #include "io/topo_read.h"
 #include "repair/mesh_plugin.h"
 #include "repair/uturn_repair.h"
+#include "repair/torus_layers.h"
 #include "routing/grid_route.h"
+#include "routing/lash_layers.h"
 #include "routing/ref_routing.h"
 #include "dqr_sim.h"
 
@@ -37,6 +39,20 @@ static int route_recognised(const struct dqr_fabric *f,
 	ret = dqr_grid_route(f, g, kind, out, err, errlen);
 	dqr_grid_free(g);
 	return ret;
+}
+
+/* LASH's layers for the input tables (lash_layers.h), up to 8. */
+static int lash_layers(struct sim_input *in, char *err, size_t errlen)
+{
+	size_t S = in->f->num_switches;
+
+	in->lash_sl = malloc(S * S + 1);
+	if (!in->lash_sl) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return dqr_lash_layers(in->f, in->t, DQR_TORUS_MAX_LAYERS,
+			       in->lash_sl, &in->lash_layers, err, errlen);
 }
 
 static int load_generated(const struct sim_opts *o, struct sim_input *in)
@@ -66,6 +82,10 @@ static int load_generated(const struct sim_opts *o, struct sim_input *in)
 		return -1;
 	}
 	free(places);
+	if (o->lash && lash_layers(in, err, sizeof(err))) {
+		fprintf(stderr, PROG ": --lash on %s: %s\n", o->spec, err);
+		return -1;
+	}
 	dqr_gen_format(&spec, in->name, sizeof(in->name));
 	dqr_gen_describe(&spec, in->describe, sizeof(in->describe));
 	snprintf(in->routing, sizeof(in->routing), "%s", dqr_ref_name(kind));
@@ -133,8 +153,10 @@ void input_release(struct sim_input *in)
 {
 	dqr_fabric_free(in->f);
 	dqr_lfts_free(in->t);
+	free(in->lash_sl);
 	in->f = NULL;
 	in->t = NULL;
+	in->lash_sl = NULL;
 }
 
 /*

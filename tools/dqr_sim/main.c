@@ -77,6 +77,10 @@ static void usage(FILE *out)
 "                       layers (one VL per combination of rings wrapped,\n"
 "                       4 on a 2D torus), repaired by the mesh plug-in\n"
 "                       in every layer; SLs never change\n"
+"  --lash               as --torus-layers, on a generated mesh or torus\n"
+"                       routed by the same shortest routes, the layers\n"
+"                       given by LASH's first fit (the DQR paper's\n"
+"                       Fig. 5); works with --soak\n"
 "  --topology FILE      ibnetdiscover output (or ibsim net file with LIDs)\n"
 "  --lfts FILE          dump_fts output or OpenSM's opensm-lfts.dump\n"
 "  --dqr-switch-lids    clear the entries towards switch LIDs first: DQR\n"
@@ -240,6 +244,10 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 	case 'Y':
 		o->torus_layers = 1;
 		break;
+	case 'H':
+		o->torus_layers = 1;
+		o->lash = 1;
+		break;
 	case 'V':
 		o->vl_layers = 1;
 		break;
@@ -381,6 +389,7 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		{ "no-uturn-bias", no_argument, NULL, 'B' },
 		{ "no-mesh-plugin", no_argument, NULL, 'M' },
 		{ "torus-layers", no_argument, NULL, 'Y' },
+		{ "lash", no_argument, NULL, 'H' },
 		{ "vl-layers", no_argument, NULL, 'V' },
 		{ "stretch", required_argument, NULL, 'X' },
 		{ "mode", required_argument, NULL, 'm' },

@@ -47,8 +47,7 @@ int soak_torus_check(struct sim *s, unsigned *layers)
 			s->in.name, err);
 		return 2;
 	}
-	if (dqr_torus_layers_new(s->in.f, g, s->in.t, &tl, err,
-				 sizeof(err))) {
+	if (sim_layers_new(s, g, &tl, err, sizeof(err))) {
 		fprintf(stderr, PROG ": --torus-layers: %s: %s\n",
 			s->in.name, err);
 		dqr_grid_free(g);
@@ -83,8 +82,7 @@ int soak_torus_start(struct soak_run *w)
 	dqr_recon_release(&w->r);
 	if (dqr_grid_detect(s->in.f, &g, err, sizeof(err)))
 		return -1;
-	if (dqr_torus_layers_new(s->in.f, g, s->in.t, &tl, err,
-				 sizeof(err))) {
+	if (sim_layers_new(s, g, &tl, err, sizeof(err))) {
 		dqr_grid_free(g);
 		return -1;
 	}

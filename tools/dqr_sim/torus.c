@@ -164,8 +164,7 @@ static int one_run(struct torus_run *tr, uint32_t run, uint32_t *cand)
 	unsigned k;
 	int r = -1;
 
-	if (!cur || !t || dqr_torus_layers_new(s->in.f, tr->g, s->in.t, &tl,
-					       err, sizeof(err)))
+	if (!cur || !t || sim_layers_new(s, tr->g, &tl, err, sizeof(err)))
 		goto out;
 	memcpy(cand, s->sc.cand, sizeof(uint32_t) * ncand);
 	for (k = 0, r = 1; r == 1 && k < s->o->faults; k++) {
@@ -180,16 +179,28 @@ out:
 	return r < 0 ? -1 : 0;
 }
 
+int sim_layers_new(const struct sim *s, const struct dqr_grid *g,
+		   struct dqr_torus_layers **tl, char *err, size_t errlen)
+{
+	if (s->o->lash)
+		return dqr_torus_layers_new_sl(s->in.f, g, s->in.t,
+					       s->in.lash_sl,
+					       s->in.lash_layers, tl, err,
+					       errlen);
+	return dqr_torus_layers_new(s->in.f, g, s->in.t, tl, err, errlen);
+}
+
 static void print_table(const struct torus_run *tr, unsigned layers,
 			double ms_build, double ms_wall)
 {
 	const struct sim *s = tr->s;
 	unsigned k;
 
-	printf("dqr-sim: %s (%s), e-cube on %u virtual layers (SL = VL = "
+	printf("dqr-sim: %s (%s), %s on %u virtual layers (SL = VL = "
 	       "layer), repaired by the mesh plug-in in every layer and the "
 	       "search past it\n",
-	       s->in.name, s->in.describe, layers);
+	       s->in.name, s->in.describe, s->o->lash ? "shortest routes "
+	       "with LASH's layers" : "e-cube", layers);
 	printf("  %" PRIu32 " runs of %u faults, seed %" PRIu64 "; layers "
 	       "built in %.1f ms per run; %.2f s wall\n", s->o->runs,
 	       s->o->faults, s->o->seed, ms_build, ms_wall / 1e3);
@@ -233,8 +244,9 @@ static int write_torus_data(const struct torus_run *tr, const char *path)
 			strerror(errno));
 		return -1;
 	}
-	fprintf(fp, "# dqr-sim %s routing=ecube-layers runs=%u faults=%u "
+	fprintf(fp, "# dqr-sim %s routing=%s runs=%u faults=%u "
 		"seed=%" PRIu64 "\n# fault p_ok reached ok\n", s->in.name,
+		s->o->lash ? "lash-layers" : "ecube-layers",
 		s->o->runs, s->o->faults, s->o->seed);
 	for (k = 0; k < s->o->faults; k++)
 		fprintf(fp, "%u %.6f %u %u\n", k + 1,
@@ -261,8 +273,7 @@ int torus_layers_sim(struct sim *s)
 	}
 	tr.g = g;
 	dqr_plan_init(&tr.plan);
-	if (dqr_torus_layers_new(s->in.f, g, s->in.t, &tl, err,
-				 sizeof(err))) {
+	if (sim_layers_new(s, g, &tl, err, sizeof(err))) {
 		fprintf(stderr, PROG ": --torus-layers: %s: %s\n",
 			s->in.name, err);
 		goto out;
