@@ -393,6 +393,7 @@ static int base_pass(struct dqr_ctx *ctx)
 	}
 	if (model_pass(ctx, &ms))
 		return 0;
+	dqr_torus_take_lash(ctx);
 	return start_and_hand_over(ctx, ms);
 }
 

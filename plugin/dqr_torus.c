@@ -193,6 +193,99 @@ refused:
 	return 1;
 }
 
+/*
+ * lash's SL of every pair of switches, by its own path_sl on their LIDs:
+ * the SLs its hosts were given.  lash answers only while the engine in
+ * use has its type, and OpenSM records the engine in use only after the
+ * routing returns: ours (of lash's type, dqr_engine.c) stands in for the
+ * read, under OpenSM's lock.  0, or 1 with why in buf.
+ */
+static int lash_sls(struct dqr_ctx *ctx, const struct dqr_fabric *f,
+		    uint8_t *sl, unsigned *n, char *buf, size_t len)
+{
+	struct osm_routing_engine *lash = &ctx->bases.ran->re;
+	struct osm_routing_engine *used = ctx->osm->routing_engine_used;
+	uint32_t S = f->num_switches, s, d;
+	uint16_t ls, ld;
+
+	*n = 1;
+	if (!lash->path_sl || ctx->re->type != OSM_ROUTING_ENGINE_TYPE_LASH) {
+		snprintf(buf, len, "lash gives no path SLs");
+		return 1;
+	}
+	ctx->osm->routing_engine_used = ctx->re;
+	for (s = 0; s < S; s++) {
+		ls = f->ports[dqr_port_index(f, f->switches[s], 0)].base_lid;
+		for (d = 0; d < S; d++) {
+			ld = f->ports[dqr_port_index(f, f->switches[d],
+						      0)].base_lid;
+			sl[(size_t)s * S + d] = s == d ? 0 :
+				lash->path_sl(lash->context, 0,
+					      cl_hton16(ls), cl_hton16(ld));
+			if (sl[(size_t)s * S + d] >= *n)
+				*n = sl[(size_t)s * S + d] + 1u;
+		}
+	}
+	ctx->osm->routing_engine_used = used;
+	if (*n > DQR_TORUS_MAX_LAYERS) {
+		snprintf(buf, len, "lash uses SLs up to %u, DQR's layers "
+			 "stop at %u", *n - 1, DQR_TORUS_MAX_LAYERS - 1);
+		return 1;
+	}
+	return 0;
+}
+
+int dqr_torus_take_lash(struct dqr_ctx *ctx)
+{
+	const struct dqr_fabric *f = ctx->fabric;
+	struct dqr_torus_layers *tl = NULL;
+	struct dqr_grid *g = NULL;
+	uint8_t *sl;
+	char why[256], desc[160] = "";
+	unsigned n = 0;
+
+	if (!ctx->bases.ran || ctx->bases.ran->id != DQR_BASE_LASH ||
+	    !f || !ctx->lfts)
+		return 1;
+	dqr_torus_drop(ctx);
+	sl = malloc((size_t)f->num_switches * f->num_switches + 1);
+	if (!sl) {
+		snprintf(why, sizeof(why), "out of memory");
+		goto refused;
+	}
+	if (!dqr_torus_wanted(ctx)) {
+		snprintf(why, sizeof(why), "qos FALSE: OpenSM programs no "
+			 "SL2VL tables");
+		goto refused;
+	}
+	if (dqr_grid_detect(f, &g, why, sizeof(why)))
+		goto refused;
+	dqr_grid_describe(g, desc, sizeof(desc));
+	if (lash_sls(ctx, f, sl, &n, why, sizeof(why)) ||
+	    dqr_torus_layers_new_sl(f, g, ctx->lfts, sl, n, &tl, why,
+				    sizeof(why)) ||
+	    short_of_vls(ctx, n, why, sizeof(why)))
+		goto refused;
+	free(sl);
+	ctx->torus_tl = tl;
+	ctx->torus_grid = g;
+	dqr_torus_hook(ctx);
+	OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO, "osmdqr: %s: "
+		"lash's %u virtual layers (SL = VL = layer; SL2VL maps SL l "
+		"to VL l), repaired by the mesh plug-in in every layer; "
+		"repairs never change an SL\n", desc, n);
+	return 0;
+refused:
+	OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO, "osmdqr: NOTICE: "
+		"base lash%s%s: DQR cannot keep lash's layers (%s); it is "
+		"off, and after a fault lash routes the whole fabric "
+		"again\n", *desc ? " on a " : "", desc, why);
+	dqr_torus_layers_free(tl);
+	dqr_grid_free(g);
+	free(sl);
+	return 1;
+}
+
 void dqr_torus_log_repair(struct dqr_ctx *ctx)
 {
 	const struct dqr_torus_stats *st = &ctx->recon.torus;

@@ -25,6 +25,16 @@ int dqr_torus_take(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		   struct dqr_grid **g, const struct dqr_lfts *t,
 		   const char *desc);
 
+/*
+ * base=lash, with qos TRUE, on a mesh, torus or hypercube recognised
+ * from its cabling: layers for lash's own SLs (read through its path_sl)
+ * on the tables in ctx->fabric and ctx->lfts, for dqr_start_after_base(),
+ * so that DQR repairs in every layer as on e-cube's.  1 (logged) when
+ * another base ran, or when they cannot be had: DQR then stays off, as
+ * on every layered base.
+ */
+int dqr_torus_take_lash(struct dqr_ctx *ctx);
+
 /* The layers made by dqr_torus_route() and not yet started: dropped. */
 void dqr_torus_drop(struct dqr_ctx *ctx);
 

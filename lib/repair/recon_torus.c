@@ -44,8 +44,9 @@ int dqr_recon_torus_restart(struct dqr_recon *r)
 	struct dqr_torus_layers *tl;
 	char err[128];
 
-	if (dqr_torus_layers_new(r->ref, r->grid, r->orig, &tl, err,
-				 sizeof(err)))
+	/* the same SLs: a restart must not move routes between layers */
+	if (dqr_torus_layers_new_like(r->tl, r->ref, r->grid, r->orig, &tl,
+				      err, sizeof(err)))
 		return -1;	/* they were layered at the start: memory */
 	dqr_torus_layers_free(r->tl);
 	r->tl = tl;

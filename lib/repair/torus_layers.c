@@ -515,6 +515,20 @@ int dqr_torus_layers_new_sl(const struct dqr_fabric *f,
 	return 0;
 }
 
+int dqr_torus_layers_new_like(const struct dqr_torus_layers *like,
+			      const struct dqr_fabric *f,
+			      const struct dqr_grid *g,
+			      const struct dqr_lfts *t,
+			      struct dqr_torus_layers **out, char *err,
+			      size_t errlen)
+{
+	if (like->sl_tab)
+		return dqr_torus_layers_new_sl(f, g, t, like->sl_tab,
+					       like->num_layers, out, err,
+					       errlen);
+	return dqr_torus_layers_new(f, g, t, out, err, errlen);
+}
+
 int dqr_torus_layers_judge_new(const struct dqr_fabric *f,
 			       const struct dqr_grid *g,
 			       const struct dqr_lfts *t,

@@ -123,6 +123,18 @@ int dqr_torus_layers_new_sl(const struct dqr_fabric *f,
 			    struct dqr_torus_layers **out, char *err,
 			    size_t errlen);
 /*
+ * Fresh layers, with a fresh list, for tables t, by the same layer
+ * function as like (e-cube's, or the SLs like was given): a restart from
+ * the original tables must keep every route's SL, which the hosts hold.
+ * As dqr_torus_layers_new().
+ */
+int dqr_torus_layers_new_like(const struct dqr_torus_layers *like,
+			      const struct dqr_fabric *f,
+			      const struct dqr_grid *g,
+			      const struct dqr_lfts *t,
+			      struct dqr_torus_layers **out, char *err,
+			      size_t errlen);
+/*
  * The layer function alone, for judging tables t that need not be e-cube
  * any more (read back after repairs): ties of even rings by the majority
  * of t's routes between switches half a ring apart, no channel list, so

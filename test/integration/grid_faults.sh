@@ -29,6 +29,12 @@
 # (a torus the plugin routes by e-cube on that many virtual layers: every
 # state is judged per VL, with the SLs and SL2VL tables dqr-check
 # --torus-layers computes, which the SA and a switch must answer too).
+# SLS=sa (with OPTIONS base=lash): the layers are lash's, as many as the
+# plugin's line says; the SLs come from the SA (every pair of switch
+# LIDs, a CA taking its switch's, which the SA is then asked to confirm)
+# and the SL2VL tables from every switch and CA port (smpquery), and
+# every state is judged per VL with them.  BASE_LINE and SHAPE_LINE:
+# what the base's and the shape's log lines begin with.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/ibdm.sh"
 
@@ -152,6 +158,18 @@ ibdm_judge_layers() {
 # printed) and ibdmchk on read-back NAME.
 judge() {
 	it_readback "$HOST" "$1"
+	if [ "${SLS:-}" = sa ]; then
+		[ "$1" != start ] || sa_vls start
+		start_vls "$1"
+		cp "$W/$1.svl" "$W/$1.vl"
+		it_judge "$1" --pairs=all --vls="$W/$1.vl"
+		grep -q "^per VL .*, acyclic$" "$W/$1.txt" ||
+			it_fail "$1: dqr-check --vls gives no acyclic verdict"
+		it_log "ok: dqr-check --vls on $1 (the SA's SLs, the switches'" \
+			"SL2VL): every pair routed, every VL acyclic"
+		ibdm_judge_layers "$1"
+		return 0
+	fi
 	if [ -n "${LAYERS:-}" ]; then
 		it_judge "$1" --pairs=all --torus-layers --vl-dump="$W/$1.vl"
 		it_log "ok: dqr-check --torus-layers on $1: every pair" \
@@ -163,6 +181,72 @@ judge() {
 	it_log "ok: dqr-check --pairs=all on $1: $(sed -n \
 		's/^fabric: //p' "$W/$1.txt"), every pair routed, acyclic"
 	ibdm_judge "$1"
+}
+
+# sa_vls NAME: NAME.vl from what the fabric answers: the SA's SL for every
+# pair of switch LIDs (a CA's paths take its switch's: lash's SLs go by
+# switch; the SA is asked for a few CA pairs below) and every switch's
+# and CA's SL2VL tables.
+sa_vls() {
+	local f=$W/$1.vl s d sl
+
+	awk '/^Switch/ { for (i = 1; i <= NF; i++)
+			if ($i == "lid") print $(i + 1) }' "$W/$1.ibnd" \
+		| sort -n > "$W/$1.swlids"
+	: > "$W/$1.swsl"
+	for s in $(cat "$W/$1.swlids"); do
+		for d in $(cat "$W/$1.swlids"); do
+			[ "$s" != "$d" ] || continue
+			sl=$(SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SAQUERY" \
+				PR --slid "$s" --dlid "$d" 2>&1 |
+				awk '$1 ~ /^sl\./ { sub(/^sl\.*/, "", $1)
+						     print $1 + 0 }')
+			[ -n "$sl" ] || it_fail "SA: no PathRecord $s -> $d"
+			echo "$s $d $sl" >> "$W/$1.swsl"
+		done
+	done
+	# every LID with its switch's LID and kind; every cabled switch port
+	awk '/^Switch/ { for (i = 1; i <= NF; i++) if ($i == "lid")
+				sw = $(i + 1); on = 1
+			 print sw, sw, "sw"; next }
+	     /^(Ca|Hca)/ { on = 0; next }
+	     on && /^\[/ { p = substr($1, 2) + 0; print sw, p > port
+			   if ($0 !~ /"S-/ && match($0, /lid [0-9]+/))
+				print substr($0, RSTART + 4, RLENGTH - 4), sw,
+				      "ca" }' port="$W/$1.swports" \
+		"$W/$1.ibnd" > "$W/$1.lidsw"
+	awk 'FILENAME ~ /swsl$/ { sl[$1 " " $2] = $3; next }
+	     { sw[$1] = $2; lid[++n] = $1 }
+	     END { for (i = 1; i <= n; i++) for (j = 1; j <= n; j++) {
+			a = sw[lid[i]]; b = sw[lid[j]]
+			if (i == j) continue
+			v = a == b ? 0 : sl[a " " b]
+			print "path_sl", lid[i], lid[j], v } }' \
+		"$W/$1.swsl" "$W/$1.lidsw" > "$f"
+	# a switch's tables as dqr-check --vl-dump writes them, which
+	# ibdm_vl reads too: sl2vl GUID IN OUT VL-of-SL-0 .. 15
+	awk '/^switchguid=/ { g = substr($0, 12); sub(/\(.*/, "", g) }
+	     /^Switch/ { for (i = 1; i <= NF; i++) if ($i == "lid")
+				print $(i + 1), g }' "$W/$1.ibnd" \
+		> "$W/$1.swguid"
+	while read -r s d; do
+		SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SMPQUERY" \
+			sl2vl "$s" "$d" > "$W/$1.one" 2>&1 ||
+			it_fail "smpquery sl2vl $s $d: $(cat "$W/$1.one")"
+		awk -v g="$(awk -v l="$s" '$1 == l { print $2 }' \
+				"$W/$1.swguid")" '
+		/^ports:/ { gsub(/[,:|]/, " ")
+			    r = "sl2vl " g " " $3 " " $5
+			    for (k = 6; k <= NF; k++) r = r " " $k
+			    print r }' "$W/$1.one" >> "$f"
+	done < "$W/$1.swports"
+	for s in $(awk '$3 == "ca" { print $1 }' "$W/$1.lidsw"); do
+		SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SMPQUERY" sl2vl \
+			"$s" >> "$f" 2>&1 || it_fail "smpquery sl2vl $s"
+	done
+	it_log "ok: $1: $(grep -c '^path_sl' "$f") path SLs from the SA" \
+		"($(wc -l < "$W/$1.swsl") switch pairs asked), SL2VL of" \
+		"$(grep -c '^sl2vl ' "$f") switch port pairs read"
 }
 
 # start_vls NAME: start.vl's SLs and SL2VL tables (the SLs of the
@@ -309,13 +393,19 @@ it_write_conf ${QOS:+"qos $QOS"} ${OPTIONS:+"event_plugin_options $OPTIONS"}
 it_start_opensm
 it_wait_log "dqr: base " 1
 it_settle
-grep -Eq "dqr: shape: ($SHAPE)" "$W/osm.log" ||
-	it_fail "shape not $SHAPE: $(grep 'dqr: shape: ' "$W/osm.log")"
-grep -Eq "dqr: base (${BASE:-dor|ecube}) \(auto" "$W/osm.log" ||
-	it_fail "the base is not lib's grid routing: $(grep 'dqr: base ' \
-		"$W/osm.log" | head -1)"
-it_log "plugin: $(grep 'dqr: shape: ' "$W/osm.log" | head -1 |
-	sed 's/^.* dqr: //')"
+SHAPE_LINE=${SHAPE_LINE:-dqr: shape: }
+grep -Eq "$SHAPE_LINE($SHAPE)" "$W/osm.log" ||
+	it_fail "shape not $SHAPE: $(grep "$SHAPE_LINE" "$W/osm.log")"
+grep -Eq "${BASE_LINE:-dqr: base (${BASE:-dor|ecube}) \(auto}" \
+	"$W/osm.log" || it_fail "the base is not lib's grid routing:" \
+		"$(grep 'dqr: base ' "$W/osm.log" | head -1)"
+it_log "plugin: $(grep -E "$SHAPE_LINE" "$W/osm.log" | head -1 |
+	sed 's/^.* \(dqr\|osmdqr\): //')"
+if [ "${SLS:-}" = sa ]; then
+	LAYERS=$(grep -E "$SHAPE_LINE" "$W/osm.log" | head -1 |
+		sed -n "s/.*lash's \([0-9]*\) virtual layers.*/\1/p")
+	[ -n "$LAYERS" ] || it_fail "no line says how many layers lash has"
+fi
 judge start
 status_safe start
 # one VL, every path on SL 0 (with qos TRUE too: the routing is the same,

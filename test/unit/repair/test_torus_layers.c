@@ -768,13 +768,14 @@ static void test_local_path(void)
 /*
  * LASH's layers of the same shortest routes (dqr_torus_layers_new_sl):
  * an SL beyond the layers refused; every single cable fault leaves every
- * layer acyclic, and every pair reached whenever the repair says so.
+ * layer acyclic, and every pair reached whenever the repair says so; a
+ * restart's layers (dqr_torus_layers_new_like) keep every SL.
  */
 static void test_lash(const char *spec, unsigned min_ok)
 {
 	struct dqr_torus_verdict v;
 	struct dqr_torus_stats st;
-	struct dqr_torus_layers *tl;
+	struct dqr_torus_layers *tl, *again;
 	struct dqr_fabric *p;
 	struct dqr_lfts *t;
 	struct world w;
@@ -817,6 +818,17 @@ static void test_lash(const char *spec, unsigned min_ok)
 		dqr_torus_layers_free(tl);
 	}
 	CHECK(ok >= min_ok);
+	/* a restart's fresh layers keep every pair's SL (not e-cube's) */
+	REQUIRE(dqr_torus_layers_new_sl(w.f, &w.g, w.t, sl, layers, &tl, err,
+					sizeof(err)) == 0);
+	REQUIRE(dqr_torus_layers_new_like(tl, w.f, &w.g, w.t, &again, err,
+					  sizeof(err)) == 0);
+	CHECK_EQ(dqr_torus_layers_count(again), layers);
+	for (i = 0, port = 0; i < S * S; i++)
+		port += dqr_torus_layers_sl(again, i / S, i % S) != sl[i];
+	CHECK_EQ(port, 0);
+	dqr_torus_layers_free(again);
+	dqr_torus_layers_free(tl);
 	printf("%s: LASH on %u layers: %u of %u single cable faults "
 	       "repaired, every state deadlock free\n", spec, layers, ok,
 	       w.num_links);
