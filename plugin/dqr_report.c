@@ -17,6 +17,7 @@
 
 #include "dqr_record.h"
 #include "dqr_report.h"
+#include "dqr_torus.h"
 #include "routes/route_walk.h"
 #include "util/timing.h"
 #include "verify/verify.h"
@@ -70,9 +71,9 @@ static void log_cycle(struct dqr_ctx *ctx, const char *what)
 		/* the layers' own verdict follows, an ERR when cyclic */
 		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
 			"dqr: the tables of %s close a cycle of %u channels "
-			"in one layer, as e-cube round a ring does; the "
-			"torus's layers are judged on their own VLs: %s\n",
-			what, c->len, line);
+			"in one layer, as shortest routes round a ring do; "
+			"%s layers are judged on their own VLs: %s\n",
+			what, c->len, dqr_torus_whose(ctx), line);
 		return;
 	}
 	if (!ctx->pass_dqr && dqr_bases_layered(&ctx->bases)) {

@@ -27,6 +27,12 @@ int dqr_torus_wanted(const struct dqr_ctx *ctx)
 	return ctx->osm->subn.opt.qos;
 }
 
+const char *dqr_torus_whose(const struct dqr_ctx *ctx)
+{
+	return ctx->bases.ran && ctx->bases.ran->id == DQR_BASE_LASH ?
+	       "lash's" : "e-cube's";
+}
+
 /* The layers in force, or NULL. */
 static const struct dqr_torus_layers *in_force(const struct dqr_ctx *ctx)
 {

@@ -38,6 +38,9 @@ int dqr_torus_take_lash(struct dqr_ctx *ctx);
 /* The layers made by dqr_torus_route() and not yet started: dropped. */
 void dqr_torus_drop(struct dqr_ctx *ctx);
 
+/* Whose layers are in force, for log lines: "lash's" or "e-cube's". */
+const char *dqr_torus_whose(const struct dqr_ctx *ctx);
+
 /* Our path_sl and update_sl2vl while a torus on layers is routed. */
 void dqr_torus_hook(struct dqr_ctx *ctx);
 

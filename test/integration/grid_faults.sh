@@ -240,10 +240,24 @@ sa_vls() {
 			    for (k = 6; k <= NF; k++) r = r " " $k
 			    print r }' "$W/$1.one" >> "$f"
 	done < "$W/$1.swports"
-	for s in $(awk '$3 == "ca" { print $1 }' "$W/$1.lidsw"); do
+	# a CA port's table as ca_sl2vl GUID PORT VL-of-SL-0 .. 15, by GUID
+	# so that start_vls can drop the CAs a later state has lost
+	awk '/^caguid=/ { g = substr($0, 8) }
+	     /^(Ca|Hca)/ { on = 1; next }
+	     /^Switch/ { on = 0 }
+	     on && /^\[/ && match($0, /# lid [0-9]+/) {
+		print substr($0, RSTART + 6, RLENGTH - 6), g,
+		      substr($1, 2) + 0 }' "$W/$1.ibnd" > "$W/$1.caguid"
+	while read -r s g p; do
 		SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SMPQUERY" sl2vl \
-			"$s" >> "$f" 2>&1 || it_fail "smpquery sl2vl $s"
-	done
+			"$s" > "$W/$1.one" 2>&1 ||
+			it_fail "smpquery sl2vl $s: $(cat "$W/$1.one")"
+		awk -v g="$g" -v p="$p" '
+		/^ports:/ { gsub(/[,:|]/, " ")
+			    r = "ca_sl2vl " g " " p
+			    for (k = 6; k <= NF; k++) r = r " " $k
+			    print r }' "$W/$1.one" >> "$f"
+	done < "$W/$1.caguid"
 	it_log "ok: $1: $(grep -c '^path_sl' "$f") path SLs from the SA" \
 		"($(wc -l < "$W/$1.swsl") switch pairs asked), SL2VL of" \
 		"$(grep -c '^sl2vl ' "$f") switch port pairs read"
