@@ -148,6 +148,9 @@ struct sim {
 	struct dqr_mesh_plugin *mesh;
 	/* --routing updn-mesh on a torus: wrap cables last (wrap_bias.h) */
 	struct dqr_wrap_bias *wraps;
+	/* --soak on layers: every pair of switches' SL at the start, which
+	 * the hosts keep: no restart may change one */
+	uint8_t *soak_sl;
 	struct sim_input in;
 	struct pristine p;
 	struct sim_scale sc;

@@ -817,6 +817,8 @@ int soak(struct sim *s)
 	free(w.node_down);
 	free(w.parent);
 	free(w.log);
+	free(s->soak_sl);
+	s->soak_sl = NULL;
 	if (ret) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return 2;

@@ -38,6 +38,7 @@
 
 int soak_torus_check(struct sim *s, unsigned *layers)
 {
+	size_t i, S = s->in.f->num_switches;
 	struct dqr_torus_layers *tl;
 	struct dqr_grid *g;
 	char err[256];
@@ -54,7 +55,15 @@ int soak_torus_check(struct sim *s, unsigned *layers)
 		return 2;
 	}
 	*layers = dqr_torus_layers_count(tl);
+	s->soak_sl = malloc((size_t)S * S + 1);
+	for (i = 0; s->soak_sl && i < (size_t)S * S; i++)
+		s->soak_sl[i] = dqr_torus_layers_sl(tl, i / S, i % S);
 	dqr_torus_layers_free(tl);
+	if (!s->soak_sl) {
+		fprintf(stderr, PROG ": out of memory\n");
+		dqr_grid_free(g);
+		return 2;
+	}
 	dqr_grid_free(g);
 	if (!s->sc.num_cand) {
 		fprintf(stderr, PROG ": %s has no cable that may fail\n",
@@ -238,6 +247,30 @@ static int replay_withdrawn(struct soak_run *w, const struct dqr_fabric *f,
 	return r < 0 ? -1 : 0;
 }
 
+/*
+ * 1 (unsafe, said) when recon's layers give some pair of switches
+ * another SL than the start's: the hosts keep the SL they connected
+ * with, so the layers judged would not be those the packets use.
+ */
+static int sl_moved(struct soak_run *w)
+{
+	size_t i, S = w->s->in.f->num_switches;
+	uint8_t now;
+
+	for (i = 0; i < S * S; i++) {
+		now = dqr_torus_layers_sl(w->r.tl, i / S, i % S);
+		if (now == w->s->soak_sl[i])
+			continue;
+		w->t->states_failed++;
+		w->t->unsafe++;
+		soak_complain(w, "UNSAFE layers: the SL from switch %zu to "
+			      "%zu is %u, the hosts hold %u", i / S, i % S,
+			      now, w->s->soak_sl[i]);
+		return 1;
+	}
+	return 0;
+}
+
 /* The new tables on proj; 0, or -1 when out of memory. */
 static int judge_state(struct soak_run *w, const struct dqr_fabric *proj)
 {
@@ -247,6 +280,8 @@ static int judge_state(struct soak_run *w, const struct dqr_fabric *proj)
 	if (dqr_torus_layers_verify(w->r.tl, proj, w->r.cur, &v))
 		return -1;
 	t->states++;
+	if (sl_moved(w))
+		return 0;
 	if (v.acyclic && !v.unreachable)
 		return 0;
 	t->states_failed++;
