@@ -21,6 +21,7 @@
 #include <opensm/osm_switch.h>
 
 #include "dqr_torus.h"
+#include "routes/route_walk.h"
 
 int dqr_torus_wanted(const struct dqr_ctx *ctx)
 {
@@ -41,21 +42,6 @@ static const struct dqr_torus_layers *in_force(const struct dqr_ctx *ctx)
 	return ctx->torus_tl;
 }
 
-/* The switch of the port owning lid (a CA's: its cable's), or NONE. */
-static uint32_t switch_of_lid(const struct dqr_fabric *f, uint16_t lid)
-{
-	uint32_t p = dqr_lid_owner(f, lid), q;
-
-	if (p == DQR_NONE)
-		return DQR_NONE;
-	if (dqr_is_switch(f, f->ports[p].node))
-		return f->nodes[f->ports[p].node].sw_index;
-	q = dqr_peer_port(f, p);
-	if (q == DQR_NONE || !dqr_is_switch(f, f->ports[q].node))
-		return DQR_NONE;
-	return f->nodes[f->ports[q].node].sw_index;
-}
-
 static uint8_t torus_path_sl(void *context, uint8_t hint,
 			     const ib_net16_t slid, const ib_net16_t dlid)
 {
@@ -67,8 +53,8 @@ static uint8_t torus_path_sl(void *context, uint8_t hint,
 
 	if (!tl || !f)
 		return hint;
-	s = switch_of_lid(f, cl_ntoh16(slid));
-	d = switch_of_lid(f, cl_ntoh16(dlid));
+	s = dqr_lid_switch(f, cl_ntoh16(slid));
+	d = dqr_lid_switch(f, cl_ntoh16(dlid));
 	if (s == DQR_NONE || d == DQR_NONE)
 		return hint;
 	return dqr_torus_layers_sl(tl, s, d);
@@ -221,10 +207,9 @@ static int lash_sls(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	}
 	ctx->osm->routing_engine_used = ctx->re;
 	for (s = 0; s < S; s++) {
-		ls = f->ports[dqr_port_index(f, f->switches[s], 0)].base_lid;
+		ls = (uint16_t)dqr_switch_lid(f, s);
 		for (d = 0; d < S; d++) {
-			ld = f->ports[dqr_port_index(f, f->switches[d],
-						      0)].base_lid;
+			ld = (uint16_t)dqr_switch_lid(f, d);
 			sl[(size_t)s * S + d] = s == d ? 0 :
 				lash->path_sl(lash->context, 0,
 					      cl_hton16(ls), cl_hton16(ld));

@@ -111,6 +111,13 @@ static inline uint32_t dqr_port_index(const struct dqr_fabric *f,
 	return f->nodes[node].port_base + port;
 }
 
+/* The LID of switch index sw (its port 0's), 0 when it has none. */
+static inline unsigned dqr_switch_lid(const struct dqr_fabric *f,
+				      uint32_t sw)
+{
+	return f->ports[dqr_port_index(f, f->switches[sw], 0)].base_lid;
+}
+
 static inline int dqr_is_switch(const struct dqr_fabric *f, uint32_t node)
 {
 	return f->nodes[node].type == DQR_NODE_SWITCH;

@@ -8,6 +8,7 @@
 #include "deps/dyn_order.h"
 #include "deps/layer_deps.h"
 #include "repair/torus_layers-internal.h"
+#include "routes/route_walk.h"
 #include "util/errmsg.h"
 
 /* ------------------------------------------------------------ layers */
@@ -198,17 +199,8 @@ static uint32_t tree(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 uint32_t dqr_torus_owner_switch(const struct dqr_fabric *f, uint32_t lid,
 				uint32_t *owner)
 {
-	uint32_t node, peer;
-
 	*owner = dqr_lid_owner(f, lid);
-	if (*owner == DQR_NONE)
-		return DQR_NONE;
-	node = f->ports[*owner].node;
-	if (dqr_is_switch(f, node))
-		return f->nodes[node].sw_index;
-	peer = dqr_peer_node(f, *owner);
-	return peer == DQR_NONE || !dqr_is_switch(f, peer) ? DQR_NONE :
-	       f->nodes[peer].sw_index;
+	return dqr_lid_switch(f, lid);
 }
 
 /*
@@ -339,8 +331,7 @@ static void ties_of(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 				d = n->sw[dqr_grid_slot(d, k, 0)];
 			if (d == DQR_NONE)
 				continue;
-			lid = f->ports[dqr_port_index(f, f->switches[d],
-						      0)].base_lid;
+			lid = (uint16_t)dqr_switch_lid(f, d);
 			p = dqr_lft_get(t, s, lid);
 			vote += p == n->port[dqr_grid_slot(s, k, 1)];
 			vote -= p == n->port[dqr_grid_slot(s, k, 0)];

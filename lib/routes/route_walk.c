@@ -25,6 +25,13 @@ uint32_t dqr_ingress_switch(const struct dqr_fabric *f, uint32_t port)
 	return dqr_peer_switch(f, port);
 }
 
+uint32_t dqr_lid_switch(const struct dqr_fabric *f, uint32_t lid)
+{
+	uint32_t port = dqr_lid_owner(f, lid);
+
+	return port == DQR_NONE ? DQR_NONE : dqr_ingress_switch(f, port);
+}
+
 static void settle(struct dqr_walk_state *s, uint8_t result, uint8_t hops,
 		   uint32_t fail_sw)
 {

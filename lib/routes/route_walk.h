@@ -58,4 +58,10 @@ void dqr_walk_dlid(const struct dqr_fabric *f, const struct dqr_lfts *t,
  */
 uint32_t dqr_ingress_switch(const struct dqr_fabric *f, uint32_t port);
 
+/*
+ * The switch of the port that owns lid (dqr_ingress_switch()), or
+ * DQR_NONE when no port owns it or its CA is not cabled to a switch.
+ */
+uint32_t dqr_lid_switch(const struct dqr_fabric *f, uint32_t lid);
+
 #endif

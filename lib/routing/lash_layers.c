@@ -7,6 +7,7 @@
 
 #include "deps/dyn_order.h"
 #include "deps/layer_deps.h"
+#include "routes/route_walk.h"
 #include "routing/lash_layers.h"
 #include "util/errmsg.h"
 
@@ -53,7 +54,7 @@ static int add_route(struct lash *x, uint32_t s, uint32_t lid, unsigned l)
 static int group_lids(struct lash *x)
 {
 	const struct dqr_fabric *f = x->f;
-	uint32_t S = f->num_switches, lid, p, node, sw, *at;
+	uint32_t S = f->num_switches, lid, sw, *at;
 
 	x->lid_off = calloc(S + 2, sizeof(uint32_t));
 	at = malloc(sizeof(uint32_t) * (x->t->lid_count + 1));
@@ -63,18 +64,9 @@ static int group_lids(struct lash *x)
 		return -1;
 	}
 	for (lid = 0; lid < x->t->lid_count; lid++) {
-		at[lid] = DQR_NONE;
-		p = dqr_lid_owner(f, lid);
-		if (p == DQR_NONE)
-			continue;
-		node = f->ports[p].node;
-		if (!dqr_is_switch(f, node))
-			node = dqr_peer_node(f, p);
-		if (node == DQR_NONE || !dqr_is_switch(f, node))
-			continue;
-		sw = f->nodes[node].sw_index;
-		at[lid] = sw;
-		x->lid_off[sw + 2]++;
+		at[lid] = sw = dqr_lid_switch(f, lid);
+		if (sw != DQR_NONE)
+			x->lid_off[sw + 2]++;
 	}
 	for (sw = 0; sw < S; sw++)
 		x->lid_off[sw + 2] += x->lid_off[sw + 1];

@@ -341,7 +341,7 @@ static void check_side(struct world *w, const struct side_case *c,
 	start(&r, w, o);
 	CHECK_EQ(step(&r, &cut, 1, o, &res), DQR_RECON_OK);
 	for (lid = 1; lid <= w->f->max_lid; lid++) {
-		dst = dqr_ingress_switch(w->f, dqr_lid_owner(w->f, lid));
+		dst = dqr_lid_switch(w->f, lid);
 		at = w->places[dst].coord;
 		if (!beyond(at[k], c->b[k], dir) ||
 		    !beyond(at[c->dim], c->a[c->dim], c->step))

@@ -106,17 +106,6 @@ static unsigned coord(const struct world *w, uint32_t sw, unsigned k)
 	return w->places[sw].coord[k];
 }
 
-static uint32_t switch_lid(const struct dqr_fabric *f, uint32_t sw)
-{
-	return f->ports[dqr_port_index(f, f->switches[sw], 0)].base_lid;
-}
-
-/* The switch that owns lid or holds its CA. */
-static uint32_t lid_switch(const struct dqr_fabric *f, uint32_t lid)
-{
-	return dqr_ingress_switch(f, dqr_lid_owner(f, lid));
-}
-
 /* 1 when the hop a-b joins coordinates lo and hi of ring k (either way). */
 static int hop_joins(const struct world *w, uint32_t a, uint32_t b,
 		     unsigned k, unsigned lo, unsigned hi)
@@ -135,7 +124,7 @@ static int walk_cuts(const struct world *w, const struct dqr_lfts *t,
 		     uint32_t src, uint32_t dst, unsigned *cut_a,
 		     unsigned *cut_b)
 {
-	uint32_t lid = switch_lid(w->f, dst), s = src, nx, hops;
+	uint32_t lid = dqr_switch_lid(w->f, dst), s = src, nx, hops;
 	unsigned k, n;
 
 	*cut_a = *cut_b = 0;
@@ -366,7 +355,7 @@ static void test_verifier_fails(void)
 	t = dqr_lfts_clone(w.t);
 	REQUIRE(t);
 	for (lid = 1; lid <= w.f->max_lid; lid++) {
-		d = lid_switch(w.f, lid);
+		d = dqr_lid_switch(w.f, lid);
 		if (d == DQR_NONE || coord(&w, d, 1) != 0)
 			continue;
 		for (x = 0; x < 5; x++)
@@ -393,8 +382,8 @@ static void test_verifier_fails(void)
 	REQUIRE(t);
 	lid = DQR_NONE;
 	for (hole = 1; hole <= w.f->max_lid; hole++)
-		if (lid_switch(w.f, hole) == sw_at(&w, 0, 0, 0) &&
-		    hole != switch_lid(w.f, sw_at(&w, 0, 0, 0)))
+		if (dqr_lid_switch(w.f, hole) == sw_at(&w, 0, 0, 0) &&
+		    hole != dqr_switch_lid(w.f, sw_at(&w, 0, 0, 0)))
 			lid = hole;
 	REQUIRE(lid != DQR_NONE);
 	dqr_lft_set(t, sw_at(&w, 2, 2, 0), lid, DQR_NO_PATH);
@@ -733,23 +722,23 @@ static void test_local_path(void)
 	CHECK_EQ(lp.sw[1], sw_at(&w, 2, 1, 0));
 	CHECK_EQ(lp.sw[2], sw_at(&w, 2, 2, 0));
 	CHECK_EQ(lp.sw[3], sw_at(&w, 1, 2, 0));
-	lid = switch_lid(w.f, sw_at(&w, 1, 3, 0));
+	lid = dqr_switch_lid(w.f, sw_at(&w, 1, 3, 0));
 	CHECK_EQ(dqr_local_path_patch(&lp, w.f, w.t, lid, sw, port), 2);
 	CHECK_EQ(sw[0], a);
 	CHECK_EQ(port[0], 1);
 	CHECK_EQ(sw[1], lp.sw[1]);
 	CHECK_EQ(port[1], 3);
 	/* towards (3,3) a' goes on +x, off the path: only a */
-	lid = switch_lid(w.f, sw_at(&w, 3, 3, 0));
+	lid = dqr_switch_lid(w.f, sw_at(&w, 3, 3, 0));
 	CHECK_EQ(dqr_local_path_patch(&lp, w.f, w.t, lid, sw, port), 1);
 	CHECK_EQ(sw[0], a);
 	/* towards a' itself: delivered there, only a */
-	lid = switch_lid(w.f, lp.sw[1]);
+	lid = dqr_switch_lid(w.f, lp.sw[1]);
 	CHECK_EQ(dqr_local_path_patch(&lp, w.f, w.t, lid, sw, port), 1);
 	/* b' sent back to a' too: all three, the path's own ports */
 	t = dqr_lfts_clone(w.t);
 	REQUIRE(t);
-	lid = switch_lid(w.f, sw_at(&w, 1, 3, 0));
+	lid = dqr_switch_lid(w.f, sw_at(&w, 1, 3, 0));
 	dqr_lft_set(t, lp.sw[2], lid, 4);
 	CHECK_EQ(dqr_local_path_patch(&lp, w.f, t, lid, sw, port), 3);
 	for (i = 0; i < 3; i++) {

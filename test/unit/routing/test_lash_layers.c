@@ -19,6 +19,7 @@
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
 #include "fabric/topo_gen.h"
+#include "routes/route_walk.h"
 #include "routing/lash_layers.h"
 #include "routing/ref_routing.h"
 #include "small_fabrics.h"
@@ -56,19 +57,6 @@ static void world_close(struct world *w)
 	dqr_fabric_free(w->f);
 }
 
-/* The switch that owns lid or holds its CA, or DQR_NONE. */
-static uint32_t lid_switch(const struct dqr_fabric *f, uint32_t lid)
-{
-	uint32_t p = dqr_lid_owner(f, lid), node;
-
-	if (p == DQR_NONE)
-		return DQR_NONE;
-	node = f->ports[p].node;
-	if (!dqr_is_switch(f, node))
-		node = dqr_peer_node(f, p);
-	return node == DQR_NONE ? DQR_NONE : f->nodes[node].sw_index;
-}
-
 /* The switch-to-switch dependencies of s's routes to d's LIDs, in l. */
 static void add_pair(struct dqr_layer_deps *x, const struct world *w,
 		     uint32_t s, uint32_t d, unsigned l)
@@ -76,7 +64,7 @@ static void add_pair(struct dqr_layer_deps *x, const struct world *w,
 	uint32_t P = w->f->num_ports, lid, c, nc, sw;
 
 	for (lid = 1; lid < w->t->lid_count; lid++) {
-		if (lid_switch(w->f, lid) != d)
+		if (dqr_lid_switch(w->f, lid) != d)
 			continue;
 		for (c = dqr_next_channel(w->f, w->t, s, lid);
 		     c != DQR_NONE; c = nc) {
@@ -195,11 +183,9 @@ static void test_refused(void)
 	CHECK_EQ(dqr_lash_layers(w.f, w.t, 9, w.sl, &layers, err,
 				 sizeof(err)), -1);
 	/* switches 0 and 1 send switch 2's LID to each other */
-	lid = w.f->ports[dqr_port_index(w.f, w.f->switches[2], 0)].base_lid;
-	dqr_lft_set(w.t, 0, lid, dqr_lft_get(w.t, 0, w.f->ports[
-		dqr_port_index(w.f, w.f->switches[1], 0)].base_lid));
-	dqr_lft_set(w.t, 1, lid, dqr_lft_get(w.t, 1, w.f->ports[
-		dqr_port_index(w.f, w.f->switches[0], 0)].base_lid));
+	lid = dqr_switch_lid(w.f, 2);
+	dqr_lft_set(w.t, 0, lid, dqr_lft_get(w.t, 0, dqr_switch_lid(w.f, 1)));
+	dqr_lft_set(w.t, 1, lid, dqr_lft_get(w.t, 1, dqr_switch_lid(w.f, 0)));
 	CHECK_EQ(dqr_lash_layers(w.f, w.t, 8, w.sl, &layers, err,
 				 sizeof(err)), -1);
 	CHECK(strstr(err, "loops") != NULL);
