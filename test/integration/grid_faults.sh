@@ -183,24 +183,41 @@ judge() {
 	ibdm_judge "$1"
 }
 
+# sa_sl SLID DLID: the SL of the SA's PathRecord between them (empty: none).
+sa_sl() {
+	SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SAQUERY" PR --slid "$1" \
+		--dlid "$2" 2>&1 |
+		awk '$1 ~ /^sl\./ { sub(/^sl\.*/, "", $1); print $1 + 0 }'
+}
+
+# smp_sl2vl LID [PORT]: smpquery sl2vl's rows as "IN OUT VL-of-SL-0 .. 15"
+# (not in a pipeline: it_fail must end the test).
+smp_sl2vl() {
+	SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SMPQUERY" sl2vl "$@" \
+		> "$W/sl2vl.out" 2>&1 ||
+		it_fail "smpquery sl2vl $*: $(cat "$W/sl2vl.out")"
+	awk '/^ports:/ { gsub(/[,:|]/, " "); r = $3 " " $5
+			 for (k = 6; k <= NF; k++) r = r " " $k
+			 print r }' "$W/sl2vl.out"
+}
+
 # sa_vls NAME: NAME.vl from what the fabric answers: the SA's SL for every
 # pair of switch LIDs (a CA's paths take its switch's: lash's SLs go by
 # switch; the SA is asked for a few CA pairs below) and every switch's
 # and CA's SL2VL tables.
 sa_vls() {
-	local f=$W/$1.vl s d sl
+	local f=$W/$1.vl s d sl g p
 
-	awk '/^Switch/ { for (i = 1; i <= NF; i++)
-			if ($i == "lid") print $(i + 1) }' "$W/$1.ibnd" \
-		| sort -n > "$W/$1.swlids"
+	# every switch's LID and GUID
+	awk '/^switchguid=/ { g = substr($0, 12); sub(/\(.*/, "", g) }
+	     /^Switch/ { for (i = 1; i <= NF; i++) if ($i == "lid")
+				print $(i + 1), g }' "$W/$1.ibnd" \
+		> "$W/$1.swguid"
 	: > "$W/$1.swsl"
-	for s in $(cat "$W/$1.swlids"); do
-		for d in $(cat "$W/$1.swlids"); do
+	for s in $(cut -d' ' -f1 "$W/$1.swguid"); do
+		for d in $(cut -d' ' -f1 "$W/$1.swguid"); do
 			[ "$s" != "$d" ] || continue
-			sl=$(SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SAQUERY" \
-				PR --slid "$s" --dlid "$d" 2>&1 |
-				awk '$1 ~ /^sl\./ { sub(/^sl\.*/, "", $1)
-						     print $1 + 0 }')
+			sl=$(sa_sl "$s" "$d")
 			[ -n "$sl" ] || it_fail "SA: no PathRecord $s -> $d"
 			echo "$s $d $sl" >> "$W/$1.swsl"
 		done
@@ -225,20 +242,10 @@ sa_vls() {
 		"$W/$1.swsl" "$W/$1.lidsw" > "$f"
 	# a switch's tables as dqr-check --vl-dump writes them, which
 	# ibdm_vl reads too: sl2vl GUID IN OUT VL-of-SL-0 .. 15
-	awk '/^switchguid=/ { g = substr($0, 12); sub(/\(.*/, "", g) }
-	     /^Switch/ { for (i = 1; i <= NF; i++) if ($i == "lid")
-				print $(i + 1), g }' "$W/$1.ibnd" \
-		> "$W/$1.swguid"
 	while read -r s d; do
-		SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SMPQUERY" \
-			sl2vl "$s" "$d" > "$W/$1.one" 2>&1 ||
-			it_fail "smpquery sl2vl $s $d: $(cat "$W/$1.one")"
-		awk -v g="$(awk -v l="$s" '$1 == l { print $2 }' \
-				"$W/$1.swguid")" '
-		/^ports:/ { gsub(/[,:|]/, " ")
-			    r = "sl2vl " g " " $3 " " $5
-			    for (k = 6; k <= NF; k++) r = r " " $k
-			    print r }' "$W/$1.one" >> "$f"
+		g=$(awk -v l="$s" '$1 == l { print $2 }' "$W/$1.swguid")
+		smp_sl2vl "$s" "$d" > "$W/$1.rows"
+		sed "s/^/sl2vl $g /" "$W/$1.rows" >> "$f"
 	done < "$W/$1.swports"
 	# a CA port's table as ca_sl2vl GUID PORT VL-of-SL-0 .. 15, by GUID
 	# so that start_vls can drop the CAs a later state has lost
@@ -249,14 +256,8 @@ sa_vls() {
 		print substr($0, RSTART + 6, RLENGTH - 6), g,
 		      substr($1, 2) + 0 }' "$W/$1.ibnd" > "$W/$1.caguid"
 	while read -r s g p; do
-		SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SMPQUERY" sl2vl \
-			"$s" > "$W/$1.one" 2>&1 ||
-			it_fail "smpquery sl2vl $s: $(cat "$W/$1.one")"
-		awk -v g="$g" -v p="$p" '
-		/^ports:/ { gsub(/[,:|]/, " ")
-			    r = "ca_sl2vl " g " " p
-			    for (k = 6; k <= NF; k++) r = r " " $k
-			    print r }' "$W/$1.one" >> "$f"
+		smp_sl2vl "$s" > "$W/$1.rows"
+		cut -d' ' -f3- "$W/$1.rows" | sed "s/^/ca_sl2vl $g $p /" >> "$f"
 	done < "$W/$1.caguid"
 	it_log "ok: $1: $(grep -c '^path_sl' "$f") path SLs from the SA" \
 		"($(wc -l < "$W/$1.swsl") switch pairs asked), SL2VL of" \
@@ -442,9 +443,7 @@ for d in $(cat "$W/ca.lids") ${LAYERS:+wrap}; do
 		read -r s d < "$W/ca.wrap" ||
 			it_fail "dqr-check gives no CA route a layer above 0"
 	fi
-	sl=$(SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SAQUERY" PR \
-		--slid "$s" --dlid "$d" 2>&1 | awk '$1 ~ /^sl\./ {
-			sub(/^sl\.*/, "", $1); print $1 + 0 }')
+	sl=$(sa_sl "$s" "$d")
 	want=0
 	[ -z "${LAYERS:-}" ] || want=$(awk -v s="$s" -v d="$d" \
 		'$1 == "path_sl" && $2 == s && $3 == d { print $4 }' \
