@@ -62,6 +62,8 @@ struct dqr_recon {
 	struct dqr_grid *grid;
 	struct dqr_torus_layers *tl;
 	struct dqr_torus_stats torus;	/* of the last repair */
+	/* pairs of switches a restart put back on their start SL */
+	uint64_t pairs_moved_back;
 };
 
 struct dqr_recon_result {

@@ -44,10 +44,12 @@ int dqr_recon_torus_restart(struct dqr_recon *r)
 	struct dqr_torus_layers *tl;
 	char err[128];
 
-	/* the same SLs: a restart must not move routes between layers */
+	/* the start's SLs, which the original tables were proved with: a
+	 * move (layer_moves) lasts until the restart */
 	if (dqr_torus_layers_new_like(r->tl, r->ref, r->grid, r->orig, &tl,
 				      err, sizeof(err)))
 		return -1;	/* they were layered at the start: memory */
+	r->pairs_moved_back = dqr_torus_layers_moved(r->tl);
 	dqr_torus_layers_free(r->tl);
 	r->tl = tl;
 	memcpy(r->cur->port, r->orig->port,

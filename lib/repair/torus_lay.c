@@ -30,8 +30,20 @@ void dqr_torus_undo_begin(struct dqr_torus_layers *tl,
 			  struct dqr_torus_undo *u)
 {
 	u->n = 0;
+	u->sl_n = 0;
 	u->mark = dqr_dyn_mark(tl->cl);
 	u->st = tl->st;
+	u->num_layers = tl->num_layers;
+}
+
+/* The SLs u moved put back, latest first. */
+static void undo_sls(struct dqr_torus_layers *tl, struct dqr_torus_undo *u)
+{
+	while (u->sl_n--)
+		dqr_torus_put_sl(tl, u->sl[u->sl_n].s, u->sl[u->sl_n].d,
+				 u->sl[u->sl_n].old);	/* no grow: known */
+	u->sl_n = 0;
+	tl->num_layers = u->num_layers;
 }
 
 int dqr_torus_undo_end(struct dqr_torus_layers *tl, struct dqr_lfts *t,
@@ -40,9 +52,11 @@ int dqr_torus_undo_end(struct dqr_torus_layers *tl, struct dqr_lfts *t,
 	if (r > 0) {
 		dqr_dyn_commit(tl->cl);
 		tl->st.changed += u->n;
+		u->sl_n = 0;
 		return 1;
 	}
 	dqr_dyn_rollback(tl->cl, u->mark);
+	undo_sls(tl, u);
 	tl->st = u->st;
 	while (u->n--)
 		dqr_lft_set(t, u->e[u->n].sw, u->e[u->n].lid,
@@ -215,6 +229,46 @@ static int rejoin_deps(struct dqr_torus_layers *tl,
 			return r;
 		y = z;
 		c = nc;
+	}
+	return 0;
+}
+
+int dqr_torus_lay_route(struct dqr_torus_layers *tl,
+			const struct dqr_fabric *f, const struct dqr_lfts *t,
+			uint32_t y, uint32_t lid, uint32_t dst,
+			uint32_t owner, unsigned l)
+{
+	uint32_t node = f->switches[y], P = tl->num_ports, c, nc, e, z, nz;
+	uint32_t steps;
+	unsigned pn;
+	int r;
+
+	z = dqr_torus_hop(f, t, y, lid, &c);
+	if (c == DQR_NONE)
+		return 0;	/* delivered at y, or a dead entry */
+	dqr_for_each_end_port(f, node, pn) {
+		e = dqr_peer_port(f, dqr_port_index(f, node, pn));
+		if (e == owner)
+			continue;
+		r = add_dep(tl, l * P + e, l * P + c);
+		if (r)
+			return r;
+	}
+	/* a wrong end, a loop: the walk stops, what it added stays */
+	for (steps = 0; z != DQR_NONE && steps < tl->n.num_switches;
+	     steps++) {
+		if (z == dst && !f->ports[owner].num)
+			break;	/* delivered on dst's port 0 */
+		nz = dqr_torus_hop(f, t, z, lid, &nc);
+		if (nc == DQR_NONE)
+			break;
+		r = add_dep(tl, l * P + c, l * P + nc);
+		if (r)
+			return r;
+		if (z == dst)
+			break;	/* onto the owner's cable */
+		c = nc;
+		z = nz;
 	}
 	return 0;
 }

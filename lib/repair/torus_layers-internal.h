@@ -17,7 +17,8 @@
 
 struct dqr_torus_layers {
 	struct dqr_grid_nbrs n;
-	unsigned num_layers;
+	unsigned num_layers;			/* in use, moves included */
+	unsigned base_layers;			/* the base routing's */
 	unsigned ring_bit[DQR_GEN_MAX_DIMS];	/* 0: no ring */
 	/* a ring of even size: its ties go downwards (by the tables) */
 	uint8_t tie_minus[DQR_GEN_MAX_DIMS];
@@ -31,6 +32,14 @@ struct dqr_torus_layers {
 	/* the SL of every (source, destination) switch pair, S x S, when
 	 * given (dqr_torus_layers_new_sl); NULL for e-cube's */
 	uint8_t *sl_tab;
+	/* the pairs a repair moved to another layer (torus_sl.c), over
+	 * what sl_tab or the rings say: open addressing on s * S + d + 1
+	 * (0: empty), mv_n in use of mv_cap (a power of two) */
+	uint64_t *mv_key;
+	uint8_t *mv_sl;
+	uint32_t mv_n, mv_cap;
+	/* moves allowed into layers below this (0: none) */
+	unsigned max_layers;
 	/* a repair's visits of one DLID's tree: seen[sw] == gen */
 	uint32_t *seen, gen;
 	/* a path laid over a DLID's tree (torus_repair.c): its switches,
@@ -84,6 +93,13 @@ struct dqr_torus_undo {
 	uint32_t n, cap;
 	size_t mark;
 	struct dqr_torus_stats st;
+	/* the SLs an attempt moved (torus_move.c), to put back */
+	struct dqr_torus_undo_sl {
+		uint32_t s, d;
+		uint8_t old;
+	} *sl;
+	uint32_t sl_n, sl_cap;
+	unsigned num_layers;
 };
 
 void dqr_torus_undo_begin(struct dqr_torus_layers *tl,
@@ -114,5 +130,37 @@ int dqr_torus_search_lid(struct dqr_torus_layers *tl,
 			 const struct dqr_fabric *f, struct dqr_lfts *t,
 			 uint32_t a, uint32_t lid, uint32_t dst,
 			 uint32_t owner, struct dqr_torus_undo *u);
+
+/*
+ * torus_lay.c: adds the dependencies of lid's route from switch y in
+ * layer l, from y's end ports on (but owner's) to where it ends (the
+ * owner, a dead entry, a loop).  0, or a negative DQR_DYN_* (a cycle).
+ */
+int dqr_torus_lay_route(struct dqr_torus_layers *tl,
+			const struct dqr_fabric *f, const struct dqr_lfts *t,
+			uint32_t y, uint32_t lid, uint32_t dst,
+			uint32_t owner, unsigned l);
+
+/* torus_sl.c: the moved SL of (s, d), or -1 when it has none. */
+int dqr_torus_moved_sl(const struct dqr_torus_layers *tl, uint32_t s,
+		       uint32_t d);
+/* torus_sl.c: (s, d)'s moved SL set to sl: 0, or -1 no memory. */
+int dqr_torus_put_sl(struct dqr_torus_layers *tl, uint32_t s, uint32_t d,
+		     uint8_t sl);
+
+/*
+ * torus_move.c: lays the path in path_sw/path_port (n switches, rejoining
+ * the tree at rejoin) as dqr_torus_lay_path() does, with every pair of
+ * a switch cut off with the route (cut[] == cgen) and dst moved to layer
+ * l first, and every route of those pairs (to each of dst's LIDs in
+ * lids[0..num_lids)) added in l.  1 laid, 0 it does not fit or moves
+ * nothing, -1 no memory; u takes back entries and SLs.
+ */
+int dqr_torus_lay_moved(struct dqr_torus_layers *tl,
+			const struct dqr_fabric *f, struct dqr_lfts *t,
+			uint32_t n, uint32_t rejoin, uint32_t lid,
+			uint32_t dst, uint32_t owner, unsigned l,
+			const uint32_t *lids, uint32_t num_lids,
+			struct dqr_torus_undo *u);
 
 #endif

@@ -48,6 +48,15 @@ static uint8_t ring_layer(const struct dqr_torus_layers *tl, unsigned k,
 uint8_t dqr_torus_layers_sl(const struct dqr_torus_layers *tl,
 			    uint32_t src, uint32_t dst)
 {
+	int moved = dqr_torus_moved_sl(tl, src, dst);
+
+	return moved >= 0 ? (uint8_t)moved :
+	       dqr_torus_layers_base_sl(tl, src, dst);
+}
+
+uint8_t dqr_torus_layers_base_sl(const struct dqr_torus_layers *tl,
+				 uint32_t src, uint32_t dst)
+{
 	unsigned k;
 	uint8_t sl = 0;
 
@@ -72,9 +81,9 @@ static void layers_to(struct dqr_torus_layers *tl, uint32_t dst)
 	unsigned k, c, off[DQR_GEN_MAX_DIMS], cs, cd;
 	uint8_t l;
 
-	if (tl->sl_tab) {
+	if (tl->sl_tab || tl->mv_n) {
 		for (sw = 0; sw < num; sw++)
-			tl->own[sw] = tl->sl_tab[(size_t)sw * num + dst];
+			tl->own[sw] = dqr_torus_layers_sl(tl, sw, dst);
 		return;
 	}
 	for (k = 0, c = 0; k < tl->n.ndims; k++) {
@@ -98,6 +107,26 @@ static void layers_to(struct dqr_torus_layers *tl, uint32_t dst)
 unsigned dqr_torus_layers_count(const struct dqr_torus_layers *tl)
 {
 	return tl->num_layers;
+}
+
+void dqr_torus_layers_allow_moves(struct dqr_torus_layers *tl,
+				  unsigned max_layers)
+{
+	tl->max_layers = max_layers > DQR_TORUS_MAX_LAYERS ?
+			 DQR_TORUS_MAX_LAYERS : max_layers;
+}
+
+uint64_t dqr_torus_layers_moved(const struct dqr_torus_layers *tl)
+{
+	uint64_t n = 0;
+	uint32_t i, S = tl->n.num_switches;
+
+	for (i = 0; i < tl->mv_cap; i++)
+		n += tl->mv_key[i] &&
+		     tl->mv_sl[i] != dqr_torus_layers_base_sl(tl,
+				(uint32_t)((tl->mv_key[i] - 1) / S),
+				(uint32_t)((tl->mv_key[i] - 1) % S));
+	return n;
 }
 
 struct dqr_dyn_order *dqr_torus_layers_list(struct dqr_torus_layers *tl)
@@ -286,11 +315,12 @@ static void count_pairs(const struct dqr_torus_layers *tl,
  */
 static int collect(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 		   const struct dqr_lfts *t, struct dqr_layer_deps *x,
-		   const uint32_t *comp, struct dqr_torus_verdict *v)
+		   unsigned num_layers, const uint32_t *comp,
+		   struct dqr_torus_verdict *v)
 {
 	uint32_t lid, dst, owner, count;
 
-	if (dqr_layer_deps_init(x, f, tl->num_layers))
+	if (dqr_layer_deps_init(x, f, num_layers))
 		return -1;
 	for (lid = 1; lid < t->lid_count; lid++) {
 		dst = dqr_torus_owner_switch(f, lid, &owner);
@@ -417,6 +447,7 @@ static struct dqr_torus_layers *layers_alloc(const struct dqr_fabric *f,
 		return NULL;
 	}
 	tl->num_ports = f->num_ports;
+	tl->base_layers = tl->num_layers;
 	return tl;
 }
 
@@ -431,7 +462,8 @@ static int build_list(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 	unsigned layer = 0;
 	int r = -1;
 
-	if (collect(tl, f, t, &x, NULL, NULL)) {
+	/* room for every layer a move may open (torus_move.c) */
+	if (collect(tl, f, t, &x, DQR_TORUS_MAX_LAYERS, NULL, NULL)) {
 		dqr_set_err(err, errlen, "out of memory");
 		goto out;
 	}
@@ -513,11 +545,18 @@ int dqr_torus_layers_new_like(const struct dqr_torus_layers *like,
 			      struct dqr_torus_layers **out, char *err,
 			      size_t errlen)
 {
+	int r;
+
+	/* the SLs the base gave: a move lasts until the restart */
 	if (like->sl_tab)
-		return dqr_torus_layers_new_sl(f, g, t, like->sl_tab,
-					       like->num_layers, out, err,
-					       errlen);
-	return dqr_torus_layers_new(f, g, t, out, err, errlen);
+		r = dqr_torus_layers_new_sl(f, g, t, like->sl_tab,
+					    like->base_layers, out, err,
+					    errlen);
+	else
+		r = dqr_torus_layers_new(f, g, t, out, err, errlen);
+	if (!r)
+		dqr_torus_layers_allow_moves(*out, like->max_layers);
+	return r;
 }
 
 int dqr_torus_layers_judge_new(const struct dqr_fabric *f,
@@ -559,6 +598,8 @@ void dqr_torus_layers_free(struct dqr_torus_layers *tl)
 	free(tl->arr);
 	free(tl->arr_val);
 	free(tl->sl_tab);
+	free(tl->mv_key);
+	free(tl->mv_sl);
 	free(tl);
 }
 
@@ -583,7 +624,7 @@ int dqr_torus_layers_verify(const struct dqr_torus_layers *tl_const,
 	if (!comp)
 		goto out;
 	dqr_switch_components(f, comp);
-	if (collect(tl, f, t, &x, comp, v))
+	if (collect(tl, f, t, &x, tl->num_layers, comp, v))
 		goto out;
 	v->dependencies = x.n;
 	for (i = 0; i < x.n; i++)

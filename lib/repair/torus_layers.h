@@ -19,10 +19,13 @@
  * 4 VLs on a 2D torus, 8 on a 3D one.
  *
  * The SL is a function of the source and destination switches'
- * coordinates in the base routing, fixed at start and never changed by a
- * repair: a queue pair keeps the SL it got when it connected, so a repair
- * that moved a route to another SL would leave older connections on the
- * old one, in a layer whose channel list does not know their new path.
+ * coordinates in the base routing, fixed at start.  A repair keeps it
+ * wherever it can: a queue pair keeps the SL it got when it connected,
+ * so a route moved to another SL leaves older connections on the old
+ * one, in a layer whose channel list does not know their new path.  Only
+ * where no path fits the routes' own layers, and only when allowed
+ * (dqr_torus_layers_allow_moves()), does the search move them: the DQR
+ * paper's "a path may move to another layer" (torus_move.c).
  *
  * Channel list.  One list over (layer, channel) vertices, l * P + c for P
  * ports: layers have no dependency between them, so the list is the
@@ -43,8 +46,11 @@
  * in turn).  A DLID no side fits (a lost switch's cables, a side that
  * closes a cycle) goes to the topology-agnostic search (torus_search.c):
  * a path to the nearest switches whose routes still arrive, laid and
- * judged the same way, in each route's own layer.  What that cannot fit
- * is left: the tables keep the dead entries and the caller falls back.
+ * judged the same way, in each route's own layer; then, when moves are
+ * allowed, the same candidates with every route that takes the path
+ * moved to one layer (the others in use first, then a spare one).  What
+ * that cannot fit is left: the tables keep the dead entries and the
+ * caller falls back.
  * DLIDs whose owner's switch is gone need no route.  The channel list
  * keeps every old dependency, so old and new routes stay deadlock free
  * together, layer by layer.
@@ -81,6 +87,8 @@ struct dqr_torus_stats {
 	uint32_t links_bypassed;	/* of those, with a local path */
 	uint32_t links_searched;	/* of those, some DLIDs by the search */
 	uint32_t lids_searched;		/* DLIDs the search laid */
+	uint32_t lids_moved;		/* of those, with routes moved */
+	uint64_t pairs_moved;		/* switch pairs whose SL changed */
 	uint32_t turns;			/* dependencies added */
 	uint32_t reorders;		/* of those, after a reorder */
 	uint64_t changed;		/* entries written */
@@ -161,6 +169,19 @@ struct dqr_dyn_order *dqr_torus_layers_list(struct dqr_torus_layers *tl);
 /* The SL (= layer, = VL) of routes from switch src to switch dst. */
 uint8_t dqr_torus_layers_sl(const struct dqr_torus_layers *tl,
 			    uint32_t src, uint32_t dst);
+/* The same before any move: the base routing's. */
+uint8_t dqr_torus_layers_base_sl(const struct dqr_torus_layers *tl,
+				 uint32_t src, uint32_t dst);
+
+/*
+ * Lets a repair move routes into layers below max_layers (at most
+ * DQR_TORUS_MAX_LAYERS; 0, the default, none): the VLs the ports carry.
+ * Kept by dqr_torus_layers_new_like().
+ */
+void dqr_torus_layers_allow_moves(struct dqr_torus_layers *tl,
+				  unsigned max_layers);
+/* The pairs of switches whose SL a move changed: O(moves). */
+uint64_t dqr_torus_layers_moved(const struct dqr_torus_layers *tl);
 
 /*
  * Repairs t for the links that f (a projection of the reference fabric)

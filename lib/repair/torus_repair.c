@@ -157,6 +157,30 @@ static int uniform_side(struct dqr_torus_layers *tl,
 }
 
 /*
+ * lid over the link from lk's end dir, on its own: the plug-in's sides,
+ * then the search.  1 laid (*searched set when by the search), 0 not,
+ * -1 no memory; 1 also when its switch is gone (no packet to carry).
+ */
+static int lay_alone(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
+		     struct dqr_lfts *t, const struct link_pass *lk,
+		     unsigned k, int dir, uint32_t lid, uint32_t dst,
+		     uint32_t owner, struct dqr_torus_undo *u, int *searched)
+{
+	uint32_t from = dir ? lk->b : lk->a;
+	int r;
+
+	if (!switch_cabled(f, from))
+		return 1;
+	r = bypass_lid(tl, f, t, from, k, dir, lid, dst, owner, u);
+	if (r)
+		return r;
+	r = dqr_torus_search_lid(tl, f, t, from, lid, dst, owner, u);
+	*searched |= r > 0;
+	tl->st.lids_searched += r > 0;
+	return r;
+}
+
+/*
  * The DLIDs over the dead link from a to its + neighbour b in dimension
  * k.  In dimension order a route over a k-link has not yet moved in the
  * dimensions after k, so its layer bits there are those of the route
@@ -178,7 +202,7 @@ static int bypass(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 	struct link_pass lk = { a, b, tl->n.port[dqr_grid_slot(a, k, 0)],
 				tl->n.port[dqr_grid_slot(b, k, 1)], 0 };
 	struct dqr_torus_undo u = { 0 };
-	uint32_t lid, dst, owner, from;
+	uint32_t lid, dst, owner;
 	unsigned j, pass, groups = 0, g;
 	int all = 1, searched = 0, r = 0, dir;
 
@@ -205,27 +229,30 @@ static int bypass(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 			dst = dqr_torus_owner_switch(f, lid, &owner);
 			dir = dst == DQR_NONE ? -1 :
 			      lid_dir(tl, f, t, &lk, lid, dst, (uint8_t)g);
-			from = dir ? b : a;
-			if (dir < 0 || !switch_cabled(f, from))
-				continue;
-			r = bypass_lid(tl, f, t, from, k, dir, lid, dst, owner,
-				       &u);
-			if (!r) {
-				r = dqr_torus_search_lid(tl, f, t, from, lid,
-							 dst, owner, &u);
-				searched |= r > 0;
-				tl->st.lids_searched += r > 0;
-			}
-			all &= r > 0;
+			if (dir >= 0)
+				r = lay_alone(tl, f, t, &lk, k, dir, lid, dst,
+					      owner, &u, &searched);
 			r = r < 0 ? -1 : 0;
-			if (r < 0)
-				break;
 		}
 		if (r < 0)
 			break;
 		r = 0;
 	}
+	/* a move (torus_move.c) takes every LID of a pair of switches to
+	 * its new layer, maybe into a group done already: what is still
+	 * over the link goes on its own (what failed above, once more), and
+	 * decides whether all went */
+	for (lid = 1; r >= 0 && lid < t->lid_count; lid++) {
+		dst = dqr_torus_owner_switch(f, lid, &owner);
+		dir = dst == DQR_NONE ? -1 : lid_over(t, &lk, lid);
+		if (dir < 0 || !switch_cabled(f, dst))
+			continue;
+		r = lay_alone(tl, f, t, &lk, k, dir, lid, dst, owner, &u,
+			      &searched);
+		all &= r != 0;
+	}
 	free(u.e);
+	free(u.sl);
 	return r < 0 ? -1 : all ? 1 + searched : 0;
 }
 

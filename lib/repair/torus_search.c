@@ -8,9 +8,10 @@
  * arrives.  The path is laid over the DLID's tree as the plug-in's is
  * (dqr_torus_lay_path()): every dependency the tree gains goes into the
  * list in the layers of the routes that take it, and a path whose
- * dependencies would close a cycle in any layer is taken back.  SLs never
- * change (torus_layers.h says why), so a route is searched in its own
- * layer only, never moved to another.
+ * dependencies would close a cycle in any layer is taken back.  Every
+ * candidate is tried in the routes' own layers first (torus_layers.h says
+ * why an SL should stay); only then, when moves are allowed, with the
+ * routes that take it moved to another layer (torus_move.c).
  *
  * Candidates: a breadth-first search per first hop out of a, through the
  * switches cut off with a as well (their entries are overwritten) but
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include "repair/torus_layers-internal.h"
+#include "routes/route_walk.h"
 
 /*
  * Where a first hop's search may end: its nearest switches that arrive.
@@ -169,6 +171,65 @@ static int cand_cmp(const void *x, const void *y)
 	return (a->rank > b->rank) - (a->rank < b->rank);
 }
 
+/*
+ * Candidate c, laid in the routes' own layers (l DQR_TORUS_MAX_LAYERS)
+ * or with them moved to layer l.  1 laid, 0 not, -1 no memory.
+ */
+static int try_cand(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
+		    struct dqr_lfts *t, uint32_t a, const struct cand *c,
+		    uint32_t lid, uint32_t dst, uint32_t owner, unsigned l,
+		    const uint32_t *lids, uint32_t num_lids,
+		    struct dqr_torus_undo *u)
+{
+	uint32_t ends[DQR_TORUS_SEARCH_ENDS], len;
+	int r;
+
+	bfs_ends(tl, f, t, a, c->pn, lid, dst, owner, ends, c->rank + 1u);
+	len = path_to(tl, a, c->end);
+	dqr_torus_undo_begin(tl, u);
+	if (l == DQR_TORUS_MAX_LAYERS)
+		r = dqr_torus_lay_path(tl, f, t, len, c->end, lid, dst, owner,
+				       u);
+	else
+		r = dqr_torus_lay_moved(tl, f, t, len, c->end, lid, dst,
+					owner, l, lids, num_lids, u);
+	return dqr_torus_undo_end(tl, t, u, r);
+}
+
+/*
+ * No candidate fits the routes' own layers: each, shortest first, with
+ * them all moved to one layer, those in use first, then the next spare
+ * one below max_layers.  The SL is per pair of switches, so every LID
+ * of dst's switch goes along (lids[]).  1 laid, 0 not, -1 no memory.
+ */
+static int move_cands(struct dqr_torus_layers *tl,
+		      const struct dqr_fabric *f, struct dqr_lfts *t,
+		      uint32_t a, const struct cand *c, unsigned n,
+		      uint32_t lid, uint32_t dst, uint32_t owner,
+		      struct dqr_torus_undo *u)
+{
+	uint32_t *lids = NULL, num_lids = 0, x;
+	unsigned k, l, top;
+	int r = 0;
+
+	top = tl->num_layers < tl->max_layers ? tl->num_layers + 1 :
+	      tl->max_layers;
+	if (!n || !top)
+		return 0;
+	lids = malloc(sizeof(uint32_t) * t->lid_count);
+	if (!lids)
+		return -1;
+	for (x = 1; x < t->lid_count; x++)
+		if (dqr_lid_switch(f, x) == dst)
+			lids[num_lids++] = x;
+	for (k = 0; !r && k < n; k++)
+		for (l = 0; !r && l < top; l++)
+			r = try_cand(tl, f, t, a, &c[k], lid, dst, owner, l,
+				     lids, num_lids, u);
+	free(lids);
+	return r;
+}
+
 int dqr_torus_search_lid(struct dqr_torus_layers *tl,
 			 const struct dqr_fabric *f, struct dqr_lfts *t,
 			 uint32_t a, uint32_t lid, uint32_t dst,
@@ -199,14 +260,11 @@ int dqr_torus_search_lid(struct dqr_torus_layers *tl,
 	qsort(c, n, sizeof(*c), cand_cmp);
 	/* tables change only when a path is kept: the BFS repeats itself */
 	for (k = 0; k < n; k++) {
-		bfs_ends(tl, f, t, a, c[k].pn, lid, dst, owner, ends,
-			 c[k].rank + 1u);
-		dqr_torus_undo_begin(tl, u);
-		r = dqr_torus_undo_end(tl, t, u, dqr_torus_lay_path(tl, f, t,
-					path_to(tl, a, c[k].end), c[k].end,
-					lid, dst, owner, u));
+		r = try_cand(tl, f, t, a, &c[k], lid, dst, owner,
+			     DQR_TORUS_MAX_LAYERS, NULL, 0, u);
 		if (r)
 			return r;
 	}
-	return 0;
+	return tl->max_layers ? move_cands(tl, f, t, a, c, n, lid, dst, owner,
+					   u) : 0;
 }

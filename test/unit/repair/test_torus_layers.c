@@ -13,7 +13,9 @@
  * so; every lost switch is repaired by the search in the routes' own
  * layers; meshes and hypercubes are refused; mesh routing of a torus is
  * accepted; local paths at a border and their patches; tori with rings
- * of 4, routed on the grid the recogniser reads.
+ * of 4, routed on the grid the recogniser reads; with moves allowed,
+ * every fault LASH's or e-cube's own layers cannot hold is repaired
+ * with routes moved to another layer, and the SLs answered say so.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -754,6 +756,23 @@ static void test_local_path(void)
 	world_close(&w);
 }
 
+/* A generated grid by e-cube's shortest routes and LASH's SLs of them. */
+static uint8_t *lash_world(struct world *w, const char *spec,
+			   unsigned *layers)
+{
+	uint32_t S;
+	uint8_t *sl;
+	char err[256] = "";
+
+	world_open(w, spec, DQR_REF_DOR_WRAP);
+	S = w->f->num_switches;
+	sl = malloc((size_t)S * S);
+	REQUIRE(sl);
+	REQUIRE(dqr_lash_layers(w->f, w->t, 8, sl, layers, err,
+				sizeof(err)) == 0);
+	return sl;
+}
+
 /*
  * LASH's layers of the same shortest routes (dqr_torus_layers_new_sl):
  * an SL beyond the layers refused; every single cable fault leaves every
@@ -774,12 +793,8 @@ static void test_lash(const char *spec, unsigned min_ok)
 	char err[256] = "";
 	int r;
 
-	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	sl = lash_world(&w, spec, &layers);
 	S = w.f->num_switches;
-	sl = malloc((size_t)S * S);
-	REQUIRE(sl);
-	REQUIRE(dqr_lash_layers(w.f, w.t, 8, sl, &layers, err,
-				sizeof(err)) == 0);
 	sl[1] = (uint8_t)layers;
 	CHECK_EQ(dqr_torus_layers_new_sl(w.f, &w.g, w.t, sl, layers, &tl, err,
 					 sizeof(err)), -1);
@@ -825,6 +840,133 @@ static void test_lash(const char *spec, unsigned min_ok)
 	world_close(&w);
 }
 
+/*
+ * 7.  Moves (the DQR paper: "a path may move to another layer").  LASH's
+ * packed layers leave some single faults no path in the routes' own
+ * layers; with moves allowed every fault is repaired, and what it moved
+ * is exactly what the layers answer: pairs off their base SL, each below
+ * the layers allowed, the base SLs untouched, and a restart's layers on
+ * the base SLs again.  The verifier judges each state with the moved
+ * SLs, independently of the list.
+ */
+static void check_moved(const struct world *w, struct dqr_torus_layers *tl,
+			const uint8_t *sl, unsigned max_layers)
+{
+	uint32_t i, S = w->f->num_switches;
+	uint64_t off = 0;
+	uint8_t now;
+
+	for (i = 0; i < S * S; i++) {
+		now = dqr_torus_layers_sl(tl, i / S, i % S);
+		CHECK(now < max_layers);
+		CHECK_EQ(dqr_torus_layers_base_sl(tl, i / S, i % S), sl[i]);
+		off += now != sl[i];
+	}
+	CHECK(off > 0);
+	CHECK_EQ(dqr_torus_layers_moved(tl), off);
+}
+
+static void test_lash_moves(const char *spec, unsigned max_layers)
+{
+	struct dqr_torus_verdict v;
+	struct dqr_torus_stats st;
+	struct dqr_torus_layers *tl, *again;
+	struct dqr_fabric *p;
+	struct dqr_lfts *t;
+	struct world w;
+	uint8_t *sl;
+	unsigned layers;
+	uint32_t i, port, ok = 0, moved = 0;
+	char err[256] = "";
+	int r;
+
+	sl = lash_world(&w, spec, &layers);
+	for (i = 0; i < w.num_links; i++) {
+		port = w.links[i];
+		REQUIRE(dqr_torus_layers_new_sl(w.f, &w.g, w.t, sl, layers,
+						&tl, err, sizeof(err)) == 0);
+		dqr_torus_layers_allow_moves(tl, max_layers);
+		t = dqr_lfts_clone(w.t);
+		REQUIRE(t);
+		p = cut_fabric(&w, &port, 1);
+		r = dqr_torus_layers_repair(tl, p, t, &st);
+		REQUIRE(r >= 0 && dqr_torus_layers_verify(tl, p, t, &v) == 0);
+		CHECK(v.acyclic);
+		CHECK_EQ(v.unreachable, 0);
+		CHECK_EQ(r, 0);
+		ok += !r && !v.unreachable && v.acyclic;
+		if (st.lids_moved) {
+			moved++;
+			CHECK(st.pairs_moved > 0);
+			check_moved(&w, tl, sl, max_layers);
+			/* a restart: the base SLs again, moves still allowed */
+			REQUIRE(dqr_torus_layers_new_like(tl, w.f, &w.g, w.t,
+							  &again, err,
+							  sizeof(err)) == 0);
+			CHECK_EQ(dqr_torus_layers_moved(again), 0);
+			CHECK_EQ(dqr_torus_layers_count(again), layers);
+			dqr_torus_layers_free(again);
+		} else {
+			CHECK_EQ(dqr_torus_layers_moved(tl), 0);
+		}
+		dqr_fabric_free(p);
+		dqr_lfts_free(t);
+		dqr_torus_layers_free(tl);
+	}
+	/* the faults that need a move are there: the test can fail */
+	CHECK(moved > 0);
+	printf("%s: LASH on %u layers, moves below %u: %u of %u single "
+	       "cable faults repaired, %u of them with routes moved\n", spec,
+	       layers, max_layers, ok, w.num_links, moved);
+	free(sl);
+	world_close(&w);
+}
+
+/*
+ * E-cube's layers, two faults in a row with moves below 8: every second
+ * fault repaired where the own layers alone leave some (test_two_faults).
+ */
+static void test_ecube_moves(const char *spec, unsigned samples)
+{
+	struct dqr_torus_verdict v;
+	struct dqr_torus_stats st;
+	struct dqr_torus_layers *tl;
+	struct dqr_fabric *p;
+	struct dqr_lfts *t;
+	struct world w;
+	uint64_t rng = 20240521;
+	uint32_t cut[2], moved = 0;
+	unsigned i, k;
+
+	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	for (i = 0; i < samples; i++) {
+		cut[0] = w.links[rng_next(&rng) % w.num_links];
+		do
+			cut[1] = w.links[rng_next(&rng) % w.num_links];
+		while (cut[1] == cut[0]);
+		tl = layers_of(&w, w.t);
+		dqr_torus_layers_allow_moves(tl, 8);
+		t = dqr_lfts_clone(w.t);
+		REQUIRE(t);
+		for (k = 1; k <= 2; k++) {
+			p = cut_fabric(&w, cut, k);
+			CHECK_EQ(dqr_torus_layers_repair(tl, p, t, &st), 0);
+			REQUIRE(dqr_torus_layers_verify(tl, p, t, &v) == 0);
+			CHECK(v.acyclic);
+			CHECK_EQ(v.unreachable, 0);
+			moved += st.lids_moved > 0;
+			dqr_fabric_free(p);
+		}
+		dqr_lfts_free(t);
+		dqr_torus_layers_free(tl);
+	}
+	CHECK(moved > 0);
+	printf("%s two faults in a row, moves below 8: all %u sampled pairs "
+	       "repaired, %u repairs with routes moved\n", spec, samples,
+	       moved);
+	world_close(&w);
+}
+
 int main(void)
 {
 	static const char *const tori[] = {
@@ -853,5 +995,8 @@ int main(void)
 	test_lash("torus:5x5", 45);
 	test_lash("torus:7x5", 65);
 	test_lash("mesh:5x5", 40);
+	test_lash_moves("torus:5x5", 8);
+	test_lash_moves("torus:7x5", 4);
+	test_ecube_moves("torus:5x5", 300);
 	return unit_finish();
 }
