@@ -14,7 +14,9 @@
 # updn (5x5 to 20x20 meshes and tori, 3D meshes and tori, routed as the
 # plugin's default does: up*/down* from a corner, --routing updn-mesh),
 # lash (the DQR paper's Fig. 5: 5x5 to 20x20 tori, shortest routes on
-# LASH's layers, dqr-sim --lash); default all.  JOBS (default 2) configurations run at once.  RUNS
+# LASH's layers, dqr-sim --lash), moves (ecube's and lash's tori with
+# --layer-moves: routes move to another layer where their own has no
+# room); default all.  JOBS (default 2) configurations run at once.  RUNS
 # (default 500) runs of 10 faults each, seed 1; BIG_RUNS (default RUNS)
 # for the 20x20 tori under up*/down*, the slowest configurations.
 #
@@ -30,7 +32,7 @@ set -e
 sim=${1:-tools/dqr-sim}
 out=${2:-doc/grids-data}
 [ $# -gt 2 ] && shift 2 || set --
-want=" ${*:-fig3 fig4 tori grid3d cubes ecube updn lash} "
+want=" ${*:-fig3 fig4 tori grid3d cubes ecube updn lash moves} "
 jobs=${JOBS:-2}
 runs=${RUNS:-500}
 big_runs=${BIG_RUNS:-$runs}
@@ -144,6 +146,15 @@ fi
 if [[ $want == *" lash "* ]]; then
 	for s in 5x5 10x10 15x15 20x20; do
 		one "torus-$s-lash-layers" "$runs" --fabric torus:$s --lash
+	done
+fi
+
+if [[ $want == *" moves "* ]]; then
+	for s in 5x5 10x10 15x15 20x20; do
+		one "torus-$s-ecube-layers-moves" "$runs" --fabric torus:$s \
+			--torus-layers --layer-moves
+		one "torus-$s-lash-layers-moves" "$runs" --fabric torus:$s \
+			--lash --layer-moves
 	done
 fi
 

@@ -113,6 +113,21 @@ expect 0 "verification: [1-9][0-9]* states checked, 0 failed; [1-9][0-9]* stage 
 expect 0 "LASH's layers on 1 virtual layers" -- --lash --fabric mesh:4x4 \
 	--runs 5 --faults 1
 expect 0 "^unsafe: 0$" -- --soak --lash --fabric torus:5x3 --runs 10
+# --layer-moves: the faults whose repair fits no route's own layer (3 of
+# these 60 first faults) move the routes to another layer; then every
+# fault is repaired, every state and stage union judged with the moved
+# SLs, and the soak keeps the start's SLs apart from the moves
+expect 0 "^    1  0.9500     57/60 " -- --lash --fabric torus:5x5 --runs 60 \
+	--faults 2
+expect 0 "^    2  1.0000     60/60 .*  [1-9]  " -- --lash --layer-moves \
+	--fabric torus:5x5 --runs 60 --faults 2
+expect 0 "verification: 120 states checked, 0 failed; [1-9][0-9]* stage unions replayed, 0 failed" \
+	-- --lash --layer-moves --fabric torus:5x5 --runs 60 --faults 2
+expect 0 "^unsafe: 0$" -- --soak --torus-layers --layer-moves \
+	--fabric torus:5x5 --runs 20
+expect 2 "layer-moves applies to --torus-layers and --lash" -- \
+	--layer-moves --fabric torus:5x5 --runs 2
+expect 2 "layer-moves" -- --lash --layer-moves=9 --fabric torus:5x5
 # --torus-layers routes on the grid the plugin recognises: a ring of 4
 # is 2x2 (torus:4x5: one ring, 2 layers) unless that makes more than 3
 # dimensions (torus:4x4x3 folds back: 3 rings, 8 layers); every single

@@ -48,6 +48,7 @@ struct sim_opts {
 	int no_mesh_plugin;		/* meshes and tori: agnostic DQR */
 	int torus_layers;		/* e-cube tori on virtual layers */
 	int lash;			/* --lash: LASH's layers instead */
+	unsigned layer_moves;		/* --layer-moves: below this, or 0 */
 	int vl_layers;			/* re-routing layer on a second VL */
 	int stretch;			/* --stretch N, else -1 */
 	const char *data_path;

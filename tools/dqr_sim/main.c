@@ -76,11 +76,16 @@ static void usage(FILE *out)
 "  --torus-layers       a generated torus routed by e-cube on virtual\n"
 "                       layers (one VL per combination of rings wrapped,\n"
 "                       4 on a 2D torus), repaired by the mesh plug-in\n"
-"                       in every layer; SLs never change\n"
+"                       in every layer; SLs never change (but see\n"
+"                       --layer-moves)\n"
 "  --lash               as --torus-layers, on a generated mesh or torus\n"
 "                       routed by the same shortest routes, the layers\n"
 "                       given by LASH's first fit (the DQR paper's\n"
 "                       Fig. 5); works with --soak\n"
+"  --layer-moves[=N]    with --torus-layers or --lash: where no path fits\n"
+"                       the routes' own layers, move them to another\n"
+"                       layer below N (default 8), as the plugin's\n"
+"                       layer_moves=on does; SLs then change\n"
 "  --topology FILE      ibnetdiscover output (or ibsim net file with LIDs)\n"
 "  --lfts FILE          dump_fts output or OpenSM's opensm-lfts.dump\n"
 "  --dqr-switch-lids    clear the entries towards switch LIDs first: DQR\n"
@@ -248,6 +253,12 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 		o->torus_layers = 1;
 		o->lash = 1;
 		break;
+	case 'G':
+		n = DQR_TORUS_MAX_LAYERS;
+		if (arg && parse_uint(arg, 1, DQR_TORUS_MAX_LAYERS, &n))
+			return bad_value(name, arg, "1 .. 8");
+		o->layer_moves = n;
+		break;
 	case 'V':
 		o->vl_layers = 1;
 		break;
@@ -359,6 +370,8 @@ static int check_input_options(const struct sim_opts *o)
 		  "judges every state: no --bench, --what-if, "
 		  "--vl-layers, --dqr-switch-lids, --mode, --turns, --json "
 		  "or --verify" },
+		{ o->layer_moves && !o->torus_layers,
+		  "--layer-moves applies to --torus-layers and --lash" },
 		{ o->torus_layers && o->routing_set &&
 		  o->routing != DQR_REF_DOR_WRAP,
 		  "--torus-layers routes e-cube (--routing dor-wrap)" },
@@ -390,6 +403,7 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		{ "no-mesh-plugin", no_argument, NULL, 'M' },
 		{ "torus-layers", no_argument, NULL, 'Y' },
 		{ "lash", no_argument, NULL, 'H' },
+		{ "layer-moves", optional_argument, NULL, 'G' },
 		{ "vl-layers", no_argument, NULL, 'V' },
 		{ "stretch", required_argument, NULL, 'X' },
 		{ "mode", required_argument, NULL, 'm' },

@@ -249,8 +249,9 @@ static int replay_withdrawn(struct soak_run *w, const struct dqr_fabric *f,
 
 /*
  * 1 (unsafe, said) when recon's layers give some pair of switches
- * another SL than the start's: the hosts keep the SL they connected
- * with, so the layers judged would not be those the packets use.
+ * another SL than the start's, other than by a move (--layer-moves,
+ * which the plugin logs): the hosts keep the SL they connected with, so
+ * the layers judged would not be those the packets use.
  */
 static int sl_moved(struct soak_run *w)
 {
@@ -258,7 +259,7 @@ static int sl_moved(struct soak_run *w)
 	uint8_t now;
 
 	for (i = 0; i < S * S; i++) {
-		now = dqr_torus_layers_sl(w->r.tl, i / S, i % S);
+		now = dqr_torus_layers_base_sl(w->r.tl, i / S, i % S);
 		if (now == w->s->soak_sl[i])
 			continue;
 		w->t->states_failed++;

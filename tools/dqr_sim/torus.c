@@ -22,7 +22,8 @@
 
 struct torus_step {
 	uint32_t reached, ok, bypassed_all;
-	uint64_t changed;
+	uint32_t moved;		/* repairs that moved routes */
+	uint64_t changed, pairs_moved;
 	double us;
 };
 
@@ -31,6 +32,7 @@ struct torus_run {
 	const struct dqr_grid *g;
 	struct torus_step *steps;
 	uint32_t bad;		/* states the check refutes: bugs */
+	unsigned max_layers;	/* in use after moves, at the most */
 	uint64_t checked;
 	/* transitions: how each was planned, and their stage unions */
 	uint64_t planned, proved, withdrawn, unsafe, stages, drains;
@@ -137,6 +139,10 @@ static int one_fault(struct torus_run *tr, struct dqr_torus_layers *tl,
 	tr->checked++;
 	st->reached++;
 	st->changed += ts.changed;
+	st->moved += ts.lids_moved != 0;
+	st->pairs_moved += ts.pairs_moved;
+	tr->max_layers = dqr_torus_layers_count(tl) > tr->max_layers ?
+			 dqr_torus_layers_count(tl) : tr->max_layers;
 	ok = !r && !v.unreachable && v.acyclic;
 	st->ok += ok;
 	st->bypassed_all += !r;
@@ -182,12 +188,18 @@ out:
 int sim_layers_new(const struct sim *s, const struct dqr_grid *g,
 		   struct dqr_torus_layers **tl, char *err, size_t errlen)
 {
+	int r;
+
 	if (s->o->lash)
-		return dqr_torus_layers_new_sl(s->in.f, g, s->in.t,
-					       s->in.lash_sl,
-					       s->in.lash_layers, tl, err,
-					       errlen);
-	return dqr_torus_layers_new(s->in.f, g, s->in.t, tl, err, errlen);
+		r = dqr_torus_layers_new_sl(s->in.f, g, s->in.t,
+					    s->in.lash_sl, s->in.lash_layers,
+					    tl, err, errlen);
+	else
+		r = dqr_torus_layers_new(s->in.f, g, s->in.t, tl, err,
+					 errlen);
+	if (!r)
+		dqr_torus_layers_allow_moves(*tl, s->o->layer_moves);
+	return r;
 }
 
 static void print_table(const struct torus_run *tr, unsigned layers,
@@ -204,18 +216,27 @@ static void print_table(const struct torus_run *tr, unsigned layers,
 	printf("  %" PRIu32 " runs of %u faults, seed %" PRIu64 "; layers "
 	       "built in %.1f ms per run; %.2f s wall\n", s->o->runs,
 	       s->o->faults, s->o->seed, ms_build, ms_wall / 1e3);
+	if (s->o->layer_moves)
+		printf("  where no path fits the routes' own layers, they "
+		       "move to another layer below %u: %u in use at the "
+		       "most\n", s->o->layer_moves, tr->max_layers);
 	printf("fault  P(ok)   ok/reached  bypassed  entries/fault  "
-	       "repair us\n");
+	       "repair us%s\n", s->o->layer_moves ? "  moved  SLs/fault" :
+	       "");
 	for (k = 0; k < s->o->faults; k++) {
 		const struct torus_step *st = &tr->steps[k];
 
 		if (!st->reached)
 			break;
 		printf("%5u  %.4f  %5" PRIu32 "/%-5" PRIu32 " %8" PRIu32
-		       "  %13.1f  %9.0f\n", k + 1,
+		       "  %13.1f  %9.0f", k + 1,
 		       (double)st->ok / s->o->runs, st->ok, st->reached,
 		       st->bypassed_all, (double)st->changed / st->reached,
 		       st->us / st->reached);
+		if (s->o->layer_moves)
+			printf("  %5" PRIu32 "  %9.1f", st->moved,
+			       (double)st->pairs_moved / st->reached);
+		printf("\n");
 	}
 	printf("transitions: %" PRIu64 " planned: %" PRIu64 " proved per "
 	       "layer, %" PRIu64 " withdrawn and installed, %" PRIu64
@@ -246,7 +267,9 @@ static int write_torus_data(const struct torus_run *tr, const char *path)
 	}
 	fprintf(fp, "# dqr-sim %s routing=%s runs=%u faults=%u "
 		"seed=%" PRIu64 "\n# fault p_ok reached ok\n", s->in.name,
-		s->o->lash ? "lash-layers" : "ecube-layers",
+		s->o->lash ? (s->o->layer_moves ? "lash-layers-moves" :
+			      "lash-layers") :
+		(s->o->layer_moves ? "ecube-layers-moves" : "ecube-layers"),
 		s->o->runs, s->o->faults, s->o->seed);
 	for (k = 0; k < s->o->faults; k++)
 		fprintf(fp, "%u %.6f %u %u\n", k + 1,
