@@ -150,6 +150,8 @@ struct dqr_ctx {
 	struct dqr_torus_layers *torus_tl;
 	struct dqr_grid *torus_grid;
 	struct dqr_torus_verdict torus_verdict;	/* dqr_judge()'s, last */
+	/* the layers SL2VL maps, the layers a move may open included */
+	unsigned torus_vls;
 
 	/* the FT paper's re-routing layer on VL 1 (dqr_layers.c) */
 	struct dqr_ml ml;

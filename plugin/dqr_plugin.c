@@ -179,6 +179,10 @@ static void say_conflicts(osm_opensm_t *osm, const struct dqr_options *o)
 			 "its routes share VL 0 and may deadlock; the plugin "
 			 "runs it all the same, and DQR stays off while its "
 			 "tables are cyclic on one VL", base);
+	if (given(str, "layer_moves") && o->layer_moves && !so->qos)
+		conflict(osm, 1, "layer_moves=on needs routes on virtual "
+			 "layers, which qos FALSE rules out (OpenSM programs "
+			 "SL2VL tables only with 'qos TRUE'): ignored");
 	if (given(str, "mesh_routing") && o->base != DQR_BASE_AUTO)
 		conflict(osm, 1, "mesh_routing=%s applies to base=auto on a "
 			 "mesh or a torus routed as one (lib's routing of "
@@ -219,7 +223,7 @@ static void *dqr_create(struct osm_opensm *osm)
 	struct dqr_options opts;
 	struct dqr_ctx *ctx;
 	cl_status_t status;
-	char err[512], eff[256];
+	char err[512], eff[320];
 
 	dqr_options_init(&opts);
 	if (dqr_options_parse(osm->subn.opt.event_plugin_options, &opts, err,

@@ -454,10 +454,10 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	o.budget = &ctx->budget;
 	dqr_layers_stretch(ctx, &o);
 	ret = dqr_recon_update(&ctx->recon, ctx->proj, &ctx->diff, &o, &res);
-	if (res.ports_failed) {
+	if (res.ports_failed)
 		log_mesh(ctx);
+	if (res.ports_failed || res.from_original)
 		dqr_torus_log_repair(ctx);
-	}
 	if (ret == DQR_RECON_OK && !res.ports_failed &&
 	    !res.ports_recovered && !res.diff.entries) {
 		/* a re-route without a change of cabling: nothing to do */

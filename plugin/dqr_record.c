@@ -173,6 +173,10 @@ static int jadd_mesh(struct json_object *o, const struct dqr_ctx *ctx)
 		       jadd_u64(m, "links_bypassed", ts->links_bypassed) ||
 		       jadd_u64(m, "links_searched", ts->links_searched) ||
 		       jadd_u64(m, "lids_searched", ts->lids_searched) ||
+		       jadd_u64(m, "lids_moved", ts->lids_moved) ||
+		       jadd_u64(m, "pairs_moved", ts->pairs_moved) ||
+		       jadd_u64(m, "pairs_on_moved_sl",
+				dqr_torus_layers_moved(ctx->recon.tl)) ||
 		       jadd_u64(m, "turns", ts->turns) ||
 		       jadd_u64(m, "reorders", ts->reorders) ||
 		       jadd_u64(m, "layers",

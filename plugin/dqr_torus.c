@@ -6,10 +6,13 @@
  * and destination switches give it.  OpenSM asks the engine in use for
  * both, so path_sl answers the layer and update_sl2vl maps SL l to VL l
  * (l below the number of layers) on every port; the other SLs keep what
- * OpenSM's QoS setup gives them.  A repair never changes an SL (a queue
- * pair keeps the SL it connected with), so path_sl needs nothing but the
- * coordinates.  OpenSM takes its lock exclusively while it routes and
- * shared while the SA answers, so the callbacks never meet a repair.
+ * OpenSM's QoS setup gives them.  A repair keeps every SL it can (a
+ * queue pair keeps the SL it connected with); with layer_moves=on it
+ * moves routes to another layer where no path fits their own, so
+ * path_sl answers the layers in force, moves included, and SL2VL maps
+ * the spare layers from the start.  OpenSM takes its lock exclusively
+ * while it routes and shared while the SA answers, so the callbacks
+ * never meet a repair.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -73,7 +76,10 @@ static void torus_update_sl2vl(void *context, osm_physp_t *physp,
 	(void)out_port;
 	if (!tl)
 		return;
+	/* the spare layers too: a move needs no new SL2VL tables */
 	n = dqr_torus_layers_count(tl);
+	if (ctx->torus_vls > n)
+		n = ctx->torus_vls;
 	for (sl = 0; sl < n; sl++)
 		ib_slvl_table_set(t, (uint8_t)sl, (uint8_t)sl);
 }
@@ -103,33 +109,25 @@ void dqr_torus_drop(struct dqr_ctx *ctx)
 	ctx->torus_grid = NULL;
 }
 
-/* OperVLs' encoding of n data VLs: 1, 2, 4, 8 -> 1, 2, 3, 4. */
-static uint8_t op_vls_for(unsigned n)
+/* The data VLs of a VLCap or OperVLs encoding: 1, 2, 3, 4, 5 -> 1, 2,
+ * 4, 8, 15. */
+static unsigned vls_of(unsigned e)
 {
-	uint8_t e = 1;
-
-	while ((1u << (e - 1)) < n)
-		e++;
-	return e;
+	return e >= 5 ? 15 : e ? 1u << (e - 1) : 0;
 }
 
 /*
- * A switch-to-switch port that cannot carry n VLs (its VLCap, or
- * max_op_vls): 1 with it named in buf.  VLCap, not OperVLs: OpenSM sets
- * those after routing, to the smaller of VLCap and max_op_vls.
+ * The data VLs every switch port with a cable carries: the fewest of
+ * their VLCaps and max_op_vls (OpenSM sets OperVLs after routing, to
+ * the smaller of the two), with what sets it in buf.
  */
-static int short_of_vls(struct dqr_ctx *ctx, unsigned n, char *buf,
-			size_t len)
+static unsigned vls_carried(struct dqr_ctx *ctx, char *buf, size_t len)
 {
 	cl_qmap_t *tbl = &ctx->osm->subn.sw_guid_tbl;
-	uint8_t want = op_vls_for(n), cap;
+	unsigned vls = vls_of(ctx->osm->subn.opt.max_op_vls), cap;
 	cl_map_item_t *item;
 
-	if (ctx->osm->subn.opt.max_op_vls < want) {
-		snprintf(buf, len, "max_op_vls %u is below %u", ctx->osm->
-			 subn.opt.max_op_vls, want);
-		return 1;
-	}
+	snprintf(buf, len, "max_op_vls %u", ctx->osm->subn.opt.max_op_vls);
 	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
 	     item = cl_qmap_next(item)) {
 		osm_node_t *node = ((osm_switch_t *)item)->p_node;
@@ -140,17 +138,51 @@ static int short_of_vls(struct dqr_ctx *ctx, unsigned n, char *buf,
 
 			if (!a || !osm_physp_get_remote(a))
 				continue;
-			cap = ib_port_info_get_vl_cap(&a->port_info);
-			if (cap >= want)
+			cap = vls_of(ib_port_info_get_vl_cap(&a->port_info));
+			if (cap >= vls)
 				continue;
-			snprintf(buf, len, "port 0x%016" PRIx64 "/%u has "
-				 "VLCap %u, below %u",
-				 cl_ntoh64(osm_physp_get_port_guid(a)), p, cap,
-				 want);
-			return 1;
+			vls = cap;
+			snprintf(buf, len, "port 0x%016" PRIx64 "/%u's VLCap",
+				 cl_ntoh64(osm_physp_get_port_guid(a)), p);
 		}
 	}
+	return vls;
+}
+
+/*
+ * 1 (why in buf) when the ports cannot carry tl's layers; else 0, with
+ * the layers SL2VL maps and moves may use set (layer_moves=on: every VL
+ * the ports carry, up to DQR's 8 layers; off: tl's own).
+ */
+static int take_vls(struct dqr_ctx *ctx, struct dqr_torus_layers *tl,
+			char *buf, size_t len)
+{
+	unsigned n = dqr_torus_layers_count(tl), vls;
+	char lim[96];
+
+	vls = vls_carried(ctx, lim, sizeof(lim));
+	if (vls < n) {
+		snprintf(buf, len, "%s carries %u VLs, below the %u layers",
+			 lim, vls, n);
+		return 1;
+	}
+	if (vls > DQR_TORUS_MAX_LAYERS)
+		vls = DQR_TORUS_MAX_LAYERS;
+	ctx->torus_vls = ctx->opts.layer_moves ? vls : n;
+	dqr_torus_layers_allow_moves(tl, ctx->opts.layer_moves ? vls : 0);
 	return 0;
+}
+
+/* What a repair does to SLs, for the log line at start. */
+static const char *sl_policy(const struct dqr_ctx *ctx, char *buf,
+			     size_t len)
+{
+	if (!ctx->opts.layer_moves)
+		return "repairs never change an SL (layer_moves=off)";
+	snprintf(buf, len, "a repair keeps every SL it can and, where no "
+		 "path fits, moves routes to another of layers 0-%u "
+		 "(layer_moves=on; their SLs change)", ctx->torus_vls - 1);
+	return buf;
 }
 
 int dqr_torus_take(struct dqr_ctx *ctx, const struct dqr_fabric *f,
@@ -165,7 +197,7 @@ int dqr_torus_take(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	if (dqr_torus_layers_new(f, *g, t, &tl, why, sizeof(why)))
 		goto refused;
 	n = dqr_torus_layers_count(tl);
-	if (short_of_vls(ctx, n, why, sizeof(why))) {
+	if (take_vls(ctx, tl, why, sizeof(why))) {
 		dqr_torus_layers_free(tl);
 		goto refused;
 	}
@@ -175,8 +207,8 @@ int dqr_torus_take(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO, "osmdqr: %s: "
 		"e-cube on %u virtual layers (SL = VL = the rings a route "
 		"wraps; SL2VL maps SL l to VL l), repaired by the mesh "
-		"plug-in in every layer; repairs never change an SL\n", desc,
-		n);
+		"plug-in in every layer; %s\n", desc, n,
+		sl_policy(ctx, why, sizeof(why)));
 	return 0;
 refused:
 	OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO, "osmdqr: NOTICE: "
@@ -255,7 +287,7 @@ int dqr_torus_take_lash(struct dqr_ctx *ctx)
 	if (lash_sls(ctx, f, sl, &n, why, sizeof(why)) ||
 	    dqr_torus_layers_new_sl(f, g, ctx->lfts, sl, n, &tl, why,
 				    sizeof(why)) ||
-	    short_of_vls(ctx, n, why, sizeof(why)))
+	    take_vls(ctx, tl, why, sizeof(why)))
 		goto refused;
 	free(sl);
 	ctx->torus_tl = tl;
@@ -263,8 +295,8 @@ int dqr_torus_take_lash(struct dqr_ctx *ctx)
 	dqr_torus_hook(ctx);
 	OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO, "osmdqr: %s: "
 		"lash's %u virtual layers (SL = VL = layer; SL2VL maps SL l "
-		"to VL l), repaired by the mesh plug-in in every layer; "
-		"repairs never change an SL\n", desc, n);
+		"to VL l), repaired by the mesh plug-in in every layer; %s\n",
+		desc, n, sl_policy(ctx, why, sizeof(why)));
 	return 0;
 refused:
 	OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO, "osmdqr: NOTICE: "
@@ -281,6 +313,14 @@ void dqr_torus_log_repair(struct dqr_ctx *ctx)
 {
 	const struct dqr_torus_stats *st = &ctx->recon.torus;
 
+	if (ctx->recon_ready && ctx->recon.pairs_moved_back)
+		OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO, "osmdqr: "
+			"NOTICE: from the original tables: %" PRIu64 " pairs "
+			"of switches moved by repairs are back on their start "
+			"SL; connections opened meanwhile keep the moved one "
+			"until they ask the SA again\n",
+			ctx->recon.pairs_moved_back);
+	ctx->recon.pairs_moved_back = 0;
 	if (!ctx->recon_ready || !ctx->recon.tl || !st->links_failed)
 		return;
 	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: mesh plug-in: %u of %u "
@@ -292,4 +332,15 @@ void dqr_torus_log_repair(struct dqr_ctx *ctx)
 		st->changed, st->links_bypassed + st->links_searched <
 		st->links_failed ? "; the rest has no legal route on the "
 		"layers" : "");
+	if (!st->lids_moved)
+		return;
+	/* hosts keep the SL they connected with: the operator must know */
+	OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO, "osmdqr: NOTICE: "
+		"no path fitted the own layers of %u DLIDs' routes: %" PRIu64
+		" pairs of switches moved to another layer (layer_moves=on; "
+		"%" PRIu64 " pairs off their start SL, %u layers in use); "
+		"the SA answers their new SL, and connections opened before "
+		"keep the old one until they ask again\n", st->lids_moved,
+		st->pairs_moved, dqr_torus_layers_moved(ctx->recon.tl),
+		dqr_torus_layers_count(ctx->recon.tl));
 }

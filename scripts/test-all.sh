@@ -26,12 +26,14 @@ mkdir -p build build-asan
 # preloads the runtimes; a report of ours or a dead opensm fails): the
 # fault and transition scenarios, every base engine, the VL layer, a
 # restart reading the switches' tables, the grid routing, a torus on
-# e-cube's layers, and one on lash's
+# e-cube's layers (also with routes moved between them), and one on
+# lash's
 san_it=""
 for t in dqr_faults_kary dqr_faults_kary_switch dqr_faults_kary_group \
 	transitions plugin_options kary_4_3 dqr_layer_kary safe_defaults \
 	safe_defaults_interrupt restart_rebalance safe_defaults_hypercube \
-	grid_faults_torus2d_qos grid_faults_torus2d_lash_qos; do
+	grid_faults_torus2d_qos grid_faults_torus2d_lash_qos \
+	grid_faults_torus2d_qos_moves; do
 	san_it="$san_it test/integration/$t.sh"
 done
 (cd build-asan && DQR_IT_SANITIZE=1 make -j"$jobs" check TESTS="$san_it") ||

@@ -123,11 +123,18 @@ struct dqr_options {
 	unsigned budget_mb;
 	/* enum dqr_mesh_routing */
 	int mesh_routing;
+	/*
+	 * Tori and grids on virtual layers (qos TRUE): where no path fits
+	 * the routes' own layers, move them to another layer, changing
+	 * their SL (torus_layers.h), instead of falling back: 1 (default)
+	 * or 0.
+	 */
+	int layer_moves;
 };
 
 /* The defaults: base=auto verify=on mode=end-to-end turns=each
  * fallback=base transition=ordered drain_ms=auto vl_layer=on stretch=off
- * budget_ms=auto budget_mb=auto mesh_routing=updn. */
+ * budget_ms=auto budget_mb=auto mesh_routing=updn layer_moves=on. */
 void dqr_options_init(struct dqr_options *o);
 
 /*

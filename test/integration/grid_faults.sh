@@ -33,8 +33,13 @@
 # plugin's line says; the SLs come from the SA (every pair of switch
 # LIDs, a CA taking its switch's, which the SA is then asked to confirm)
 # and the SL2VL tables from every switch and CA port (smpquery), and
-# every state is judged per VL with them.  BASE_LINE and SHAPE_LINE:
-# what the base's and the shape's log lines begin with.
+# every state is judged per VL with them.  SLS=sa-each: the same, with
+# the SLs the SA answers in each state (a move changes some), and every
+# transition replayed with those of its end.  BASE_LINE and SHAPE_LINE:
+# what the base's and the shape's log lines begin with.  CABLE1 and
+# CABLE2: the two cables, instead of SEED's ('"A"[p] "B"[q]', A < B).
+# MOVES=1: some repair moves routes to another layer (the plugin's NOTICE
+# and the SA's SLs say so) and both cables back give the start's SLs.
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/ibdm.sh"
 
@@ -158,10 +163,14 @@ ibdm_judge_layers() {
 # printed) and ibdmchk on read-back NAME.
 judge() {
 	it_readback "$HOST" "$1"
-	if [ "${SLS:-}" = sa ]; then
+	if [ "${SLS:-}" = sa-each ]; then
+		sa_vls "$1"
+	elif [ "${SLS:-}" = sa ]; then
 		[ "$1" != start ] || sa_vls start
 		start_vls "$1"
 		cp "$W/$1.svl" "$W/$1.vl"
+	fi
+	if [ -n "${SLS:-}" ]; then
 		it_judge "$1" --pairs=all --vls="$W/$1.vl"
 		grep -q "^per VL .*, acyclic$" "$W/$1.txt" ||
 			it_fail "$1: dqr-check --vls gives no acyclic verdict"
@@ -289,6 +298,9 @@ replay_step() {
 			"$(it_changed "$1" "$2")" 0
 		return 0
 	fi
+	# sa-each: the SLs the SA answers once the change is made, moves
+	# included (connections opened before keep theirs: doc/grids.md)
+	[ "${SLS:-}" != sa-each ] || cp "$W/$1.vl" "$W/$1.svl"
 	"$DQR_CHECK" --replay="$W/dqr-transition.dump" --expect="$W/$1.fts" \
 		${LAYERS:+--vls="$W/$1.svl"} \
 		"$W/$1.ibnd" "$W/$2.fts" > "$W/$1.replay" 2>&1 ||
@@ -394,6 +406,13 @@ i=$((R + 1))
 c1=$(sed -n "${i}p" "$W/cables")
 rand $((n - 1))
 c2=$(sed "${i}d" "$W/cables" | sed -n "$((R + 1))p")
+# CABLE1 and CABLE2 (the wrapper's, in the cables' format) replace both
+for c in "${CABLE1:-}" "${CABLE2:-}"; do
+	[ -z "$c" ] || grep -qxF "$c" "$W/cables" ||
+		it_fail "cable $c is not one of $NET's"
+done
+c1=${CABLE1:-$c1}
+c2=${CABLE2:-$c2}
 awk -F'"' '/^Switch/ { print $2 }' "$NET" > "$W/switches"
 sm=$(switch_of "$NET" "$(awk -F'"' '/^(Hca|Ca)/ { print $2; exit }' "$NET")")
 host=$(switch_of "$NET" "$HOST")
@@ -407,6 +426,34 @@ it_start_ibsim "$NET"
 it_write_conf ${QOS:+"qos $QOS"} ${OPTIONS:+"event_plugin_options $OPTIONS"}
 it_start_opensm
 it_wait_log "dqr: base " 1
+# replay_moved_back: the return to the start's tables after a move.  The
+# tables held carry packets on the moved SLs (fault2's), the start's on
+# the start's, and under the start's SLs the held tables close a cycle
+# (that is why the routes moved): the plugin withdraws first (ERR DQ28).
+# The whole change replays cleanly with the SLs the old tables' packets
+# carry; with the start's, every stage after the first, which only
+# withdraws, does.
+replay_moved_back() {
+	local l
+
+	"$DQR_CHECK" --replay="$W/dqr-transition.dump" \
+		--expect="$W/back.fts" --vls="$W/fault2.vl" "$W/back.ibnd" \
+		"$W/fault2.fts" > "$W/back.replay" 2>&1 ||
+		{ cat "$W/back.replay"; it_fail "back does not replay" \
+			"cleanly with fault2's SLs"; }
+	tail -n +"$from" "$W/osm.log" | grep -q "ERR DQ28: .*withdrawing" ||
+		it_fail "back: the plugin did not withdraw first"
+	"$DQR_CHECK" --replay="$W/dqr-transition.dump" \
+		--expect="$W/back.fts" --vls="$W/back.vl" "$W/back.ibnd" \
+		"$W/fault2.fts" > "$W/back.replay2" 2>&1
+	l=$(grep -E "^stage [0-9]+ .*: FAIL" "$W/back.replay2" |
+		grep -v "^stage 1 ")
+	[ -z "$l" ] || { cat "$W/back.replay2"; it_fail "back: $l"; }
+	rm -f "$W/dqr-transition.dump"
+	it_log "ok: back replays loop free and acyclic from fault2 with" \
+		"its SLs; with the start's after the withdrawal"
+}
+
 it_settle
 SHAPE_LINE=${SHAPE_LINE:-dqr: shape: }
 grep -Eq "$SHAPE_LINE($SHAPE)" "$W/osm.log" ||
@@ -416,10 +463,10 @@ grep -Eq "${BASE_LINE:-dqr: base (${BASE:-dor|ecube}) \(auto}" \
 		"$(grep 'dqr: base ' "$W/osm.log" | head -1)"
 it_log "plugin: $(grep -E "$SHAPE_LINE" "$W/osm.log" | head -1 |
 	sed 's/^.* \(dqr\|osmdqr\): //')"
-if [ "${SLS:-}" = sa ]; then
-	LAYERS=$(grep -E "$SHAPE_LINE" "$W/osm.log" | head -1 |
-		sed -n "s/.*lash's \([0-9]*\) virtual layers.*/\1/p")
-	[ -n "$LAYERS" ] || it_fail "no line says how many layers lash has"
+if [ -n "${SLS:-}" ]; then
+	LAYERS=$(grep -E "$SHAPE_LINE($SHAPE)" "$W/osm.log" | head -1 |
+		sed -n "s/.* \([0-9]*\) virtual layers.*/\1/p")
+	[ -n "$LAYERS" ] || it_fail "no line says how many layers there are"
 fi
 judge start
 status_safe start
@@ -481,6 +528,17 @@ rm -f "$W/dqr-transition.dump"
 link_fault 1 "$c1" start
 link_fault 2 "$c2" fault1
 
+# MOVES=1: the wrapper's cables leave a repair no path in its routes' own
+# layers, and the plugin says it moved them (layer_moves=on, the default)
+if [ "${MOVES:-0}" = 1 ]; then
+	grep -q "osmdqr: NOTICE: no path fitted the own layers" \
+		"$W/osm.log" || it_fail "no repair moved routes to another layer"
+	it_log "ok: $(grep "osmdqr: NOTICE: no path fitted the own layers" \
+		"$W/osm.log" | tail -1 | sed 's/^.*NOTICE: //' | cut -c1-200)"
+	[ "$(sort "$W/fault2.swsl")" != "$(sort "$W/start.swsl")" ] ||
+		it_fail "the SA answers the start's SLs after the moves"
+fi
+
 # --- 3. both come back -------------------------------------------------------
 nr=$(it_count "$RECONF")
 from=$(mark)
@@ -491,8 +549,19 @@ kill -HUP "$OSM_PID"
 wait_pass "$nr"
 no_fallback "both cables back" "$from"
 judge back
-replay_step back fault2
+if [ "${MOVES:-0}" = 1 ]; then
+	replay_moved_back
+else
+	replay_step back fault2
+fi
 it_expect_eq "entries that differ from the start" "$(it_changed back start)" 0
+if [ "${MOVES:-0}" = 1 ]; then
+	[ "$(sort "$W/back.swsl")" = "$(sort "$W/start.swsl")" ] ||
+		it_fail "both cables back: the SA does not answer the start's SLs"
+	grep -q "are back on their start SL" "$W/osm.log" ||
+		it_fail "both cables back: no line says the SLs are back"
+	it_log "ok: both cables back: the SA answers the start's SLs again"
+fi
 
 # --- 4. a whole switch ------------------------------------------------------
 nr=$(it_count "$RECONF")

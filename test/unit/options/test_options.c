@@ -38,7 +38,7 @@ static void test_defaults(void)
 	CHECK(!strcmp(buf, "base=auto verify=on mode=end-to-end turns=each "
 		       "fallback=base transition=ordered drain_ms=auto "
 		       "vl_layer=on stretch=off budget_ms=auto "
-		       "budget_mb=auto mesh_routing=updn"));
+		       "budget_mb=auto mesh_routing=updn layer_moves=on"));
 }
 
 static void test_valid(void)
@@ -58,7 +58,7 @@ static void test_valid(void)
 	CHECK(!strcmp(buf, "base=ftree verify=off mode=end-to-end "
 		       "turns=each fallback=base transition=ordered "
 		       "drain_ms=auto vl_layer=on stretch=off budget_ms=auto "
-		       "budget_mb=auto mesh_routing=updn"));
+		       "budget_mb=auto mesh_routing=updn layer_moves=on"));
 
 	CHECK_EQ(parse("vl_layer=off", &o), 0);
 	CHECK_EQ(o.vl_layer, 0);
@@ -98,6 +98,12 @@ static void test_valid(void)
 	CHECK_EQ(parse("mesh_routing=updn", &o), 0);
 	CHECK_EQ(o.mesh_routing, DQR_MESH_UPDN);
 	CHECK_EQ(parse("mesh_routing=ecube", &o), -1);
+	CHECK_EQ(o.layer_moves, 1);
+	CHECK_EQ(parse("layer_moves=off", &o), 0);
+	CHECK_EQ(o.layer_moves, 0);
+	dqr_options_format(&o, buf, sizeof(buf));
+	CHECK(strstr(buf, "layer_moves=off") != NULL);
+	CHECK_EQ(parse("layer_moves=sometimes", &o), -1);
 	CHECK_EQ(parse("mesh_routing=", &o), -1);
 
 	CHECK_EQ(parse("mode=local turns=each fallback=none", &o), 0);
