@@ -13,7 +13,9 @@
 # grids-fig4.png: its Fig. 4 (meshes 5x5 to 20x20, mesh plug-in);
 # grids-tori.png: tori routed as meshes and by up*/down*, 3D grids and
 # hypercubes; grids-ecube.png: tori under e-cube on virtual layers
-# (dqr-sim --torus-layers) beside the meshes and the tori routed as meshes.
+# (dqr-sim --torus-layers) beside the meshes and the tori routed as meshes;
+# grids-moves.png: e-cube's and LASH's layers with and without moves
+# between layers (--layer-moves).
 
 if (!exists("data")) data = "doc/grids-data"
 if (!exists("out")) out = "doc"
@@ -108,6 +110,28 @@ plot for [i=1:3] f("torus-".word(cubes3, i)."-ecube-layers") \
      f("torus-5x5x5-plugin-end-to-end-each") using 1:2 \
 	with linespoints lc rgb word(colors, 2) pt 6 dt 2 \
 	title "torus 5x5x5 as a mesh"
+unset multiplot
+
+# ----------------------------------------------------------------- moves
+set output out."/grids-moves.png"
+set multiplot layout 1,2 title "2D tori on virtual layers: routes moved " . \
+	"to another layer where their own has no room (solid) or never " . \
+	"(dashed), 500 runs each"
+set title "e-cube's layers"
+set key left bottom box opaque font ",9"
+plot for [i=1:4] f("torus-".word(sizes, i)."-ecube-layers-moves") \
+	using 1:2 with linespoints lc rgb word(colors, i) pt 7 dt 1 \
+	title "torus ".word(sizes, i)." moves", \
+     for [i=1:4] f("torus-".word(sizes, i)."-ecube-layers") \
+	using 1:2 with linespoints lc rgb word(colors, i) pt 6 dt 2 \
+	title "torus ".word(sizes, i)
+set title "LASH's layers (the DQR paper's Fig. 5)"
+plot for [i=1:4] f("torus-".word(sizes, i)."-lash-layers-moves") \
+	using 1:2 with linespoints lc rgb word(colors, i) pt 7 dt 1 \
+	title "torus ".word(sizes, i)." moves", \
+     for [i=1:4] f("torus-".word(sizes, i)."-lash-layers") \
+	using 1:2 with linespoints lc rgb word(colors, i) pt 6 dt 2 \
+	title "torus ".word(sizes, i)
 unset multiplot
 
 set output

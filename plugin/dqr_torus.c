@@ -5,8 +5,9 @@
  * Every route keeps one layer end to end: SL = VL = the layer its source
  * and destination switches give it.  OpenSM asks the engine in use for
  * both, so path_sl answers the layer and update_sl2vl maps SL l to VL l
- * (l below the number of layers) on every port; the other SLs keep what
- * OpenSM's QoS setup gives them.  A repair keeps every SL it can (a
+ * (l below the layers in use, or with layer_moves=on below the VLs the
+ * ports carry) on every port; the other SLs keep what OpenSM's QoS
+ * setup gives them.  A repair keeps every SL it can (a
  * queue pair keeps the SL it connected with); with layer_moves=on it
  * moves routes to another layer where no path fits their own, so
  * path_sl answers the layers in force, moves included, and SL2VL maps
@@ -155,7 +156,7 @@ static unsigned vls_carried(struct dqr_ctx *ctx, char *buf, size_t len)
  * the ports carry, up to DQR's 8 layers; off: tl's own).
  */
 static int take_vls(struct dqr_ctx *ctx, struct dqr_torus_layers *tl,
-			char *buf, size_t len)
+		    char *buf, size_t len)
 {
 	unsigned n = dqr_torus_layers_count(tl), vls;
 	char lim[96];
