@@ -204,6 +204,7 @@ static int bypass(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 	struct dqr_torus_undo u = { 0 };
 	uint32_t lid, dst, owner;
 	unsigned j, pass, groups = 0, g;
+	uint8_t *failed = NULL;	/* DLIDs no path fitted, by lid */
 	int all = 1, searched = 0, r = 0, dir;
 
 	for (j = k + 1; j < tl->n.ndims; j++)
@@ -232,6 +233,10 @@ static int bypass(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 			if (dir >= 0)
 				r = lay_alone(tl, f, t, &lk, k, dir, lid, dst,
 					      owner, &u, &searched);
+			if (!r && dir >= 0 && !failed)
+				failed = calloc(t->lid_count, 1);
+			if (!r && dir >= 0 && failed)
+				failed[lid] = 1;
 			r = r < 0 ? -1 : 0;
 		}
 		if (r < 0)
@@ -240,17 +245,19 @@ static int bypass(struct dqr_torus_layers *tl, const struct dqr_fabric *f,
 	}
 	/* a move (torus_move.c) takes every LID of a pair of switches to
 	 * its new layer, maybe into a group done already: what is still
-	 * over the link goes on its own (what failed above, once more), and
+	 * over the link goes on its own (but what failed above), and
 	 * decides whether all went */
 	for (lid = 1; r >= 0 && lid < t->lid_count; lid++) {
 		dst = dqr_torus_owner_switch(f, lid, &owner);
 		dir = dst == DQR_NONE ? -1 : lid_over(t, &lk, lid);
 		if (dir < 0 || !switch_cabled(f, dst))
 			continue;
-		r = lay_alone(tl, f, t, &lk, k, dir, lid, dst, owner, &u,
+		r = failed && failed[lid] ? 0 :
+		    lay_alone(tl, f, t, &lk, k, dir, lid, dst, owner, &u,
 			      &searched);
 		all &= r != 0;
 	}
+	free(failed);
 	free(u.e);
 	free(u.sl);
 	return r < 0 ? -1 : all ? 1 + searched : 0;
