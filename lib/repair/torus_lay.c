@@ -10,6 +10,7 @@
 
 #include "deps/dyn_order.h"
 #include "repair/torus_layers-internal.h"
+#include "util/mem.h"
 
 static int add_dep(void *arg, uint32_t a, uint32_t b)
 {
@@ -68,15 +69,8 @@ int dqr_torus_undo_end(struct dqr_torus_layers *tl, struct dqr_lfts *t,
 static int undo_write(struct dqr_torus_undo *u, struct dqr_lfts *t,
 		      uint32_t sw, uint32_t lid, uint8_t port)
 {
-	struct dqr_torus_undo_entry *ne;
-
-	if (u->n == u->cap) {
-		u->cap = u->cap ? 2 * u->cap : 64;
-		ne = realloc(u->e, sizeof(*ne) * u->cap);
-		if (!ne)
-			return -1;
-		u->e = ne;
-	}
+	if (dqr_grow((void **)&u->e, &u->cap, u->n + 1, sizeof(*u->e), 64))
+		return -1;
 	u->e[u->n++] = (struct dqr_torus_undo_entry){ sw, lid,
 		dqr_lft_get(t, sw, lid) };
 	dqr_lft_set(t, sw, lid, port);

@@ -13,25 +13,19 @@
  * old layer stays in the list (the list only grows, so old and new stay
  * deadlock free together).
  */
-#include <stdlib.h>
 
 #include "deps/dyn_order.h"
 #include "repair/torus_layers-internal.h"
 #include "routes/route_walk.h"
+#include "util/mem.h"
 
 /* (s, d) into layer l, the old SL kept in u: 0, or -1 no memory. */
 static int move_pair(struct dqr_torus_layers *tl, uint32_t s, uint32_t d,
 		     uint8_t l, struct dqr_torus_undo *u)
 {
-	struct dqr_torus_undo_sl *ne;
-
-	if (u->sl_n == u->sl_cap) {
-		u->sl_cap = u->sl_cap ? 2 * u->sl_cap : 32;
-		ne = realloc(u->sl, sizeof(*ne) * u->sl_cap);
-		if (!ne)
-			return -1;
-		u->sl = ne;
-	}
+	if (dqr_grow((void **)&u->sl, &u->sl_cap, u->sl_n + 1,
+		     sizeof(*u->sl), 32))
+		return -1;
 	u->sl[u->sl_n] = (struct dqr_torus_undo_sl){ s, d,
 		dqr_torus_layers_sl(tl, s, d) };
 	if (dqr_torus_put_sl(tl, s, d, l))
