@@ -8,8 +8,8 @@
  *   dqr_engine.c     the routing engine's callbacks, base passes
  *   dqr_reconfig.c   the DQR pass: plan, reroute, judge, hand over
  *   dqr_budget.c     what one DQR pass may spend
- *   dqr_layers.c     the FT paper's re-routing layer on VL 1
- *   dqr_torus.c      tori on e-cube's virtual layers: path_sl, SL2VL
+ *   dqr_rerouting.c     the FT paper's re-routing layer on VL 1
+ *   dqr_vlayers.c      tori on e-cube's virtual layers: path_sl, SL2VL
  *   dqr_transition.c the staged upload of new tables
  *   dqr_report.c     log lines
  *   dqr_record.c     the JSON records of reconfigurations and
@@ -37,10 +37,10 @@
 #include "fabric/node_index.h"
 #include "fabric/topo_diff.h"
 #include "options/options.h"
-#include "repair/recon.h"
-#include "repair/rerouting_layer.h"
-#include "repair/mesh_plugin.h"
-#include "repair/wrap_bias.h"
+#include "recon/recon.h"
+#include "ftree/rerouting_layer.h"
+#include "mesh/mesh_plugin.h"
+#include "mesh/wrap_bias.h"
 #include "shape/ftree_shape.h"
 #include "transition/plan.h"
 #include "util/budget.h"
@@ -146,14 +146,14 @@ struct dqr_ctx {
 	/* a torus routed as its mesh by up*\/down*: wrap cables last */
 	struct dqr_wrap_bias *wraps;
 	/* base=auto on a torus with qos TRUE: e-cube's layers and grid
-	 * (dqr_torus.c), until dqr_start_after_base() hands them to recon */
-	struct dqr_torus_layers *torus_tl;
+	 * (dqr_vlayers.c), until dqr_start_after_base() hands them to recon */
+	struct dqr_vlayers *torus_tl;
 	struct dqr_grid *torus_grid;
-	struct dqr_torus_verdict torus_verdict;	/* dqr_judge()'s, last */
+	struct dqr_vlayers_verdict torus_verdict; /* dqr_judge()'s, last */
 	/* the layers SL2VL maps, the layers a move may open included */
 	unsigned torus_vls;
 
-	/* the FT paper's re-routing layer on VL 1 (dqr_layers.c) */
+	/* the FT paper's re-routing layer on VL 1 (dqr_rerouting.c) */
 	struct dqr_ml ml;
 	int ml_active;
 	struct dqr_fabric *ml_fabric;	/* the cabling it was made for */

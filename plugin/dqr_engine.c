@@ -14,8 +14,8 @@
 #include <opensm/osm_opensm.h>
 
 #include "dqr_engine.h"
-#include "dqr_layers.h"
-#include "dqr_torus.h"
+#include "dqr_rerouting.h"
+#include "dqr_vlayers.h"
 #include "dqr_reconfig.h"
 #include "dqr_report.h"
 #include "dqr_transition.h"
@@ -229,7 +229,7 @@ static int grid_route(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	 */
 	if (g->kind == DQR_GRID_TORUS &&
 	    (kind == DQR_REF_DOR || kind == DQR_REF_UPDN_MESH) &&
-	    !dqr_torus_wanted(ctx))
+	    !dqr_vlayers_wanted(ctx))
 		OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO,
 			"osmdqr: NOTICE: %s: routed as a mesh on one VL "
 			"(%s without the wrap cables, which carry only "
@@ -254,7 +254,7 @@ static const char *grid_routing_phrase(const struct dqr_ctx *ctx,
 
 	if (g->kind == DQR_GRID_HYPERCUBE)
 		return "lib's e-cube routing (deadlock free on one VL)";
-	if (g->kind == DQR_GRID_TORUS && dqr_torus_wanted(ctx))
+	if (g->kind == DQR_GRID_TORUS && dqr_vlayers_wanted(ctx))
 		return "lib's e-cube routing on virtual layers where the torus "
 		       "allows it (qos TRUE), repaired with the DQR paper's "
 		       "mesh plug-in in every layer";
@@ -307,9 +307,9 @@ static int grid_pass(struct dqr_ctx *ctx)
 		    ctx->opts.mesh_routing == DQR_MESH_UPDN;
 	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: shape: %s, %u switches; "
 		"%s\n", desc, g->num_switches, grid_routing_phrase(ctx, g));
-	if (g_kind == DQR_GRID_TORUS && dqr_torus_wanted(ctx) &&
+	if (g_kind == DQR_GRID_TORUS && dqr_vlayers_wanted(ctx) &&
 	    !grid_route(ctx, f, g, desc, DQR_REF_DOR_WRAP, &t) &&
-	    dqr_torus_take(ctx, f, &g, t, desc)) {
+	    dqr_vlayers_take(ctx, f, &g, t, desc)) {
 		dqr_lfts_free(t);
 		t = NULL;
 	}
@@ -369,7 +369,7 @@ static int base_pass(struct dqr_ctx *ctx)
 	ctx->mesh = NULL;
 	dqr_wrap_bias_free(ctx->wraps);
 	ctx->wraps = NULL;
-	dqr_torus_drop(ctx);
+	dqr_vlayers_drop(ctx);
 	if (ctx->try_uturn) {
 		ctx->try_uturn = 0;
 		ret = uturn_pass(ctx);
@@ -393,7 +393,7 @@ static int base_pass(struct dqr_ctx *ctx)
 	}
 	if (model_pass(ctx, &ms))
 		return 0;
-	dqr_torus_take_lash(ctx);
+	dqr_vlayers_take_lash(ctx);
 	return start_and_hand_over(ctx, ms);
 }
 
@@ -483,8 +483,8 @@ static void forward_optional(struct dqr_ctx *ctx)
 		re->type = OSM_ROUTING_ENGINE_TYPE_LASH;
 	else
 		re->type = ctx->own_type;
-	dqr_layers_hook(ctx);
-	dqr_torus_hook(ctx);
+	dqr_rerouting_hook(ctx);
+	dqr_vlayers_hook(ctx);
 }
 
 /* ------------------------------------------------------------------ */

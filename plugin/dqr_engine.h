@@ -7,7 +7,7 @@
  * The first routing pass, and every pass after new hardware appeared,
  * runs a base engine (base_engines.h); the plugin then models the subnet
  * with those tables, builds the channel list and fills the entries the
- * base left unrouted with DQR (lib/repair/recon.h).  Every later pass
+ * base left unrouted with DQR (lib/recon/recon.h).  Every later pass
  * that only lost or regained known cables and nodes is a DQR pass: the
  * tables in force are kept and only the entries of disconnected flows
  * are rerouted (dqr_reconfig.c).

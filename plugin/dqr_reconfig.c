@@ -1,7 +1,7 @@
 /*
  * dqr_reconfig.c - DQR inside OpenSM: deciding at the start of a routing
  * pass whether DQR can serve it, starting DQR after a base routing, and
- * running a DQR pass.  Called by dqr_engine.c; calls dqr_layers.c,
+ * running a DQR pass.  Called by dqr_engine.c; calls dqr_rerouting.c,
  * dqr_transition.c, dqr_report.c and the OpenSM glue below them.
  */
 #include <inttypes.h>
@@ -15,12 +15,12 @@
 #include <opensm/osm_opensm.h>
 
 #include "dqr_budget.h"
-#include "dqr_layers.h"
+#include "dqr_rerouting.h"
 #include "dqr_reconfig.h"
 #include "dqr_report.h"
-#include "dqr_torus.h"
+#include "dqr_vlayers.h"
 #include "dqr_transition.h"
-#include "repair/uturn_repair.h"
+#include "ftree/uturn_repair.h"
 #include "routing/grid_route.h"
 #include "subnet_model.h"
 #include "switch_tables.h"
@@ -40,7 +40,7 @@ static void drop_plan(struct dqr_ctx *ctx)
 void dqr_recon_drop(struct dqr_ctx *ctx)
 {
 	drop_plan(ctx);
-	dqr_layers_drop(ctx);
+	dqr_rerouting_drop(ctx);
 	if (ctx->recon_ready)
 		dqr_recon_release(&ctx->recon);
 	ctx->recon_ready = 0;
@@ -191,7 +191,7 @@ static int updn_instead(struct dqr_ctx *ctx, const char *base,
 }
 
 /*
- * A torus on layers (dqr_torus.c) starts DQR on them; DQR_RECON_NOMEM
+ * A torus on layers (dqr_vlayers.c) starts DQR on them; DQR_RECON_NOMEM
  * when there are none (or no memory: the one-layer start says so), and
  * with the plugin's up*\/down* in ctx->lfts when e-cube leaves pairs a
  * cable joins unrouted (a degraded torus).
@@ -203,7 +203,7 @@ static int torus_start(struct dqr_ctx *ctx, const char *base,
 
 	if (!ctx->torus_tl)
 		return DQR_RECON_NOMEM;
-	ret = dqr_recon_start_torus(&ctx->recon, ctx->fabric,
+	ret = dqr_recon_start_vlayers(&ctx->recon, ctx->fabric,
 				    ctx->torus_grid, ctx->torus_tl, ctx->lfts,
 				    res);
 	ctx->torus_tl = NULL;
@@ -215,7 +215,7 @@ static int torus_start(struct dqr_ctx *ctx, const char *base,
 	if (ret == DQR_RECON_FAILED)
 		updn_instead(ctx, base, "leave connected pairs without a route "
 			     "that the layers cannot fill");
-	dqr_torus_hook(ctx);
+	dqr_vlayers_hook(ctx);
 	return DQR_RECON_NOMEM;
 }
 
@@ -277,7 +277,7 @@ int dqr_start_after_base(struct dqr_ctx *ctx, uint64_t *filled)
 		OSM_LOG(log, OSM_LOG_INFO, "dqr: layered channel list of the "
 			"torus: %u layers of %u channels, every layer "
 			"acyclic, checked in %.0f us\n",
-			dqr_torus_layers_count(ctx->recon.tl),
+			dqr_vlayers_count(ctx->recon.tl),
 			ctx->recon.ref->num_ports, res.us_total);
 		return 0;
 	}
@@ -382,7 +382,7 @@ int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 out:
 	dqr_lfts_free(held);
 	/* the old fill is dropped by this plan, or by the upload at once */
-	dqr_layers_drop_list_done(ctx);
+	dqr_rerouting_drop_list_done(ctx);
 	return ret;
 }
 
@@ -395,7 +395,7 @@ static uint64_t no_legal_route(const struct dqr_ctx *ctx, int ret,
 
 /*
  * The reconfiguration's line and record, once its tables were handed
- * over; layer: what dqr_layers_update() returned; unrouted: what
+ * over; layer: what dqr_rerouting_update() returned; unrouted: what
  * no_legal_route() said before the hand-over (which forgets the old
  * layer's fill).
  */
@@ -452,12 +452,12 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	reroute_opts(ctx, &o);
 	/* a fault's reroute has a budget; the start after a base has not */
 	o.budget = &ctx->budget;
-	dqr_layers_stretch(ctx, &o);
+	dqr_rerouting_stretch(ctx, &o);
 	ret = dqr_recon_update(&ctx->recon, ctx->proj, &ctx->diff, &o, &res);
 	if (res.ports_failed)
 		log_mesh(ctx);
 	if (res.ports_failed || res.from_original)
-		dqr_torus_log_repair(ctx);
+		dqr_vlayers_log_repair(ctx);
 	if (ret == DQR_RECON_OK && !res.ports_failed &&
 	    !res.ports_recovered && !res.diff.entries) {
 		/* a re-route without a change of cabling: nothing to do */
@@ -475,7 +475,7 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 			"rerouting; falling back to base routing\n");
 		return -1;
 	}
-	layer = ret == DQR_RECON_OVER ? -1 : dqr_layers_update(ctx, ret, &o);
+	layer = ret == DQR_RECON_OVER ? -1 : dqr_rerouting_update(ctx, ret, &o);
 	ctx->times.reroute = dqr_now_ms() - t0;
 	if (dqr_budget_over(&ctx->budget))
 		return over_budget(ctx, &res);
@@ -531,7 +531,7 @@ int dqr_run_pass(struct dqr_ctx *ctx)
 	 * it needs no list that knew them (plan_proved.c).
 	 */
 	if (layer == 0 && ctx->recon.tl)
-		ctx->transition.held_cl = dqr_torus_layers_list(ctx->recon.tl);
+		ctx->transition.held_cl = dqr_vlayers_list(ctx->recon.tl);
 	bad = dqr_hand_over(ctx, ctx->proj, target, what);
 	ctx->transition.held_cl = NULL;
 	if (!bad)

@@ -2,7 +2,7 @@
  * dqr_reconfig.h - DQR inside OpenSM: the reconfiguration pass.
  *
  * Called by the engine (dqr_engine.c); calls down into the re-routing
- * layer (dqr_layers.h), the transition driver (dqr_transition.h) and
+ * layer (dqr_rerouting.h), the transition driver (dqr_transition.h) and
  * the reports (dqr_report.h).
  */
 #ifndef DQR_RECONFIG_H

@@ -165,7 +165,7 @@ static int jadd_mesh(struct json_object *o, const struct dqr_ctx *ctx)
 	struct json_object *m;
 
 	if (ctx->recon_ready && ctx->recon.tl) {
-		const struct dqr_torus_stats *ts = &ctx->recon.torus;
+		const struct dqr_vlayers_stats *ts = &ctx->recon.torus;
 
 		m = json_object_new_object();
 		return jadd(o, "mesh_plugin", m) ||
@@ -176,11 +176,11 @@ static int jadd_mesh(struct json_object *o, const struct dqr_ctx *ctx)
 		       jadd_u64(m, "lids_moved", ts->lids_moved) ||
 		       jadd_u64(m, "pairs_moved", ts->pairs_moved) ||
 		       jadd_u64(m, "pairs_on_moved_sl",
-				dqr_torus_layers_moved(ctx->recon.tl)) ||
+				dqr_vlayers_moved(ctx->recon.tl)) ||
 		       jadd_u64(m, "turns", ts->turns) ||
 		       jadd_u64(m, "reorders", ts->reorders) ||
 		       jadd_u64(m, "layers",
-				dqr_torus_layers_count(ctx->recon.tl));
+				dqr_vlayers_count(ctx->recon.tl));
 	}
 	if (!ctx->ran_grid || !ctx->mesh)
 		return 0;

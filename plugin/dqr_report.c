@@ -17,7 +17,7 @@
 
 #include "dqr_record.h"
 #include "dqr_report.h"
-#include "dqr_torus.h"
+#include "dqr_vlayers.h"
 #include "routes/route_walk.h"
 #include "util/timing.h"
 #include "verify/verify.h"
@@ -73,7 +73,7 @@ static void log_cycle(struct dqr_ctx *ctx, const char *what)
 			"dqr: the tables of %s close a cycle of %u channels "
 			"in one layer, as shortest routes round a ring do; "
 			"%s layers are judged on their own VLs: %s\n",
-			what, c->len, dqr_torus_whose(ctx), line);
+			what, c->len, dqr_vlayers_whose(ctx), line);
 		return;
 	}
 	if (!ctx->pass_dqr && dqr_bases_layered(&ctx->bases)) {
@@ -163,7 +163,7 @@ int dqr_judge(struct dqr_ctx *ctx, const char *what, double ms_model,
 	}
 	ctx->have_report = 1;
 	if (ctx->recon_ready && ctx->recon.tl &&
-	    dqr_torus_layers_verify(ctx->recon.tl, ctx->fabric, ctx->lfts,
+	    dqr_vlayers_verify(ctx->recon.tl, ctx->fabric, ctx->lfts,
 				    &ctx->torus_verdict)) {
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ0A: dqr: out of memory "
 			"verifying the layers of the torus; the tables of %s "
@@ -180,7 +180,7 @@ int dqr_judge(struct dqr_ctx *ctx, const char *what, double ms_model,
 	if (osm_log_is_active(log, OSM_LOG_VERBOSE))
 		log_examples(ctx);
 	if (ctx->ml_active)
-		/* dqr_layers_update() kept only a layer both VLs hold */
+		/* dqr_rerouting_update() kept only a layer both VLs hold */
 		return !ctx->ml.st.vl.deadlock_free ||
 		       ctx->report.loop_entries;
 	if (ctx->recon_ready && ctx->recon.tl) {

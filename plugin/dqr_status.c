@@ -17,7 +17,7 @@
 
 #include "dqr_ctx.h"
 #include "dqr_status.h"
-#include "dqr_torus.h"
+#include "dqr_vlayers.h"
 
 void dqr_fmt_base(const struct dqr_ctx *ctx, char *buf, size_t len)
 {
@@ -124,8 +124,8 @@ static int verdict(const struct dqr_ctx *ctx, char *buf, size_t len)
 	if (ctx->recon_ready && ctx->recon.tl &&
 	    ctx->torus_verdict.acyclic) {
 		snprintf(buf, len, "loop free; deadlock free on the %u VLs "
-			 "of %s layers", dqr_torus_layers_count(ctx->recon.tl),
-			 dqr_torus_whose(ctx));
+			 "of %s layers", dqr_vlayers_count(ctx->recon.tl),
+			 dqr_vlayers_whose(ctx));
 		return 1;
 	}
 	if (!ctx->ml_active && dqr_bases_layered(&ctx->bases)) {

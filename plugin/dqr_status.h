@@ -23,7 +23,7 @@
 #include <stdio.h>
 
 #include "fabric/fabric.h"
-#include "repair/recon.h"
+#include "recon/recon.h"
 
 #define DQR_STATUS_FILE "dqr-status"
 #define DQR_STATUS_PROM "dqr.prom"

@@ -30,8 +30,8 @@
 #include "dqr_report.h"
 #include "dqr_transition.h"
 #include "switch_tables.h"
-#include "transition/plan_layered.h"
-#include "transition/plan_torus.h"
+#include "transition/plan_rerouting.h"
+#include "transition/plan_vlayers.h"
 #include "transition/record.h"
 #include "transition/transition.h"
 #include "util/timing.h"
@@ -225,23 +225,23 @@ static int upload_in_pass(struct dqr_ctx *ctx)
  * A torus on layers: every state is cyclic on one layer, so the change
  * is proved per layer (cl: the layered list, when it holds what the
  * switches use), else withdrawn and installed when both tables hold in
- * every layer (transition.h: dqr_plan_change_layers).
+ * every layer (transition.h: dqr_plan_change_vlayers).
  */
 static int plan_torus(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		      const struct dqr_lfts *held,
 		      const struct dqr_lfts *target, struct dqr_dyn_order *cl,
 		      struct dqr_plan *p, struct dqr_plan_report *rep)
 {
-	struct dqr_torus_plan tp;
+	struct dqr_vlayers_plan tp;
 
-	dqr_torus_plan_init(&tp, ctx->recon.tl, ctx->recon.ref);
-	return dqr_plan_change_layers(f, held, target, cl, &tp.lay, p, rep);
+	dqr_vlayers_plan_init(&tp, ctx->recon.tl, ctx->recon.ref);
+	return dqr_plan_change_vlayers(f, held, target, cl, &tp.lay, p, rep);
 }
 
 /*
  * The plan into x->plan (lib/transition: dqr_plan_change); with a
  * re-routing layer (one: target's one-layer part), around it
- * (plan_layered.h).  Logs a withdrawal, or a change that must not go up
+ * (plan_rerouting.h).  Logs a withdrawal, or a change that must not go up
  * (then rep->safe is 0 and the caller keeps what the switches hold).
  */
 static int plan(struct dqr_ctx *ctx, const struct dqr_fabric *f,
@@ -256,7 +256,7 @@ static int plan(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	int ret;
 
 	if (one)
-		ret = dqr_plan_build_layered(f, held, one, target,
+		ret = dqr_plan_build_rerouting(f, held, one, target,
 					     ctx->ml_drop, ctx->ml_num_drop, p,
 					     rep);
 	else if (ctx->recon_ready && ctx->recon.tl)

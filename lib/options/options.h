@@ -126,7 +126,7 @@ struct dqr_options {
 	/*
 	 * Tori and grids on virtual layers (qos TRUE): where no path fits
 	 * the routes' own layers, move them to another layer, changing
-	 * their SL (torus_layers.h), instead of falling back: 1 (default)
+	 * their SL (vlayers.h), instead of falling back: 1 (default)
 	 * or 0.
 	 */
 	int layer_moves;

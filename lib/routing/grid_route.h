@@ -7,7 +7,7 @@
  * does dqr-sim when it must route a generated fabric as the plugin would:
  * a ring of 4 is recognised as two dimensions of size 2 (C4 = Q2), so the
  * generator's own coordinates and the plugin's differ there, and the
- * virtual layers (torus_layers.h) follow the recognised ones.
+ * virtual layers (vlayers.h) follow the recognised ones.
  */
 #ifndef DQR_GRID_ROUTE_H
 #define DQR_GRID_ROUTE_H

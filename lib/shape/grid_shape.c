@@ -539,7 +539,7 @@ static uint32_t expected_cables(const struct find *fd)
  * a torus with rings of 4 is found with too many dimensions (4x4x5 as
  * 2x2x2x2x5); pairs of size-2 dimensions fold back into rings of 4, only
  * as many as it takes to get down to DQR_GEN_MAX_DIMS: every ring more
- * is a layer bit more on a torus (torus_layers.h), and an unfolded pair
+ * is a layer bit more on a torus (vlayers.h), and an unfolded pair
  * routes as short.  The number of dimensions of the result.
  */
 static unsigned fold_rings_of_4(const struct find *fd,

@@ -1,7 +1,7 @@
 /*
  * plan.h - a staged transition as data: stages of (switch, DLID) entry
  * changes in upload order.  The planner (transition.h) and the layered
- * planner (plan_layered.h) make one, records (record.h) write and read
+ * planner (plan_rerouting.h) make one, records (record.h) write and read
  * one, the replay (replay.h) judges one.
  */
 #ifndef DQR_PLAN_H

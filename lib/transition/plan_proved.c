@@ -27,7 +27,7 @@
  * tables use, so that proves nothing about the change): the additions
  * are rolled back and the full planner decides.
  *
- * On virtual layers (dqr_plan_proved_layers) a packet keeps its source's
+ * On virtual layers (dqr_plan_proved_vlayers) a packet keeps its source's
  * layer, so a dependency goes in once per layer of the packets that may
  * take it.  For each stage union (and each window since a drain), per
  * DLID, a switch gets the layers of the sources that reach it over the
@@ -60,7 +60,7 @@ struct proof {
 	uint8_t *next;
 	/* layers: per switch, the layers reaching it in the states judged,
 	 * valid where ustamp or rstamp is mgen (layer_pairs_fit) */
-	const struct dqr_plan_layers *lay;
+	const struct dqr_plan_vlayers *lay;
 	uint8_t *mask;
 	uint32_t *ustamp, *rstamp, mgen;
 	/* the switches upstream of the changes, and downstream */
@@ -903,16 +903,16 @@ int dqr_plan_proved(const struct dqr_fabric *f, const struct dqr_lfts *from,
 		    struct dqr_dyn_order *cl, struct dqr_plan *plan,
 		    struct dqr_plan_report *rep)
 {
-	return dqr_plan_proved_layers(f, from, to, changes, n, cl, NULL, plan,
+	return dqr_plan_proved_vlayers(f, from, to, changes, n, cl, NULL, plan,
 				      rep);
 }
 
-int dqr_plan_proved_layers(const struct dqr_fabric *f,
+int dqr_plan_proved_vlayers(const struct dqr_fabric *f,
 			   const struct dqr_lfts *from,
 			   const struct dqr_lfts *to,
 			   const struct dqr_plan_entry *changes, uint32_t n,
 			   struct dqr_dyn_order *cl,
-			   const struct dqr_plan_layers *lay,
+			   const struct dqr_plan_vlayers *lay,
 			   struct dqr_plan *plan, struct dqr_plan_report *rep)
 {
 	struct proof o = { .f = f, .from = from, .to = to, .cl = cl,

@@ -126,7 +126,7 @@ int dqr_plan_proved(const struct dqr_fabric *f, const struct dqr_lfts *from,
  * src_port (a switch's port 0 or an end port, global port index) towards
  * lid; below num_layers, at most DQR_PLAN_MAX_LAYERS.
  */
-struct dqr_plan_layers {
+struct dqr_plan_vlayers {
 	unsigned num_layers;
 	uint8_t (*layer)(const void *ctx, uint32_t src_port, uint32_t lid);
 	const void *ctx;
@@ -145,12 +145,12 @@ struct dqr_plan_layers {
  * the fabric.  When it proves nothing, rep->reason says which loop or
  * dependency stopped it.
  */
-int dqr_plan_proved_layers(const struct dqr_fabric *f,
+int dqr_plan_proved_vlayers(const struct dqr_fabric *f,
 			   const struct dqr_lfts *from,
 			   const struct dqr_lfts *to,
 			   const struct dqr_plan_entry *changes, uint32_t n,
 			   struct dqr_dyn_order *cl,
-			   const struct dqr_plan_layers *lay,
+			   const struct dqr_plan_vlayers *lay,
 			   struct dqr_plan *plan, struct dqr_plan_report *rep);
 
 /*
@@ -161,14 +161,14 @@ int dqr_plan_proved_layers(const struct dqr_fabric *f,
  * says the DLID that loops or the cyclic layer), -1 when out of memory.
  * O(LIDs x switches x layers) and the dependencies' sort.
  */
-int dqr_union_layers_ok(const struct dqr_fabric *f, const struct dqr_lfts *a,
+int dqr_union_vlayers_ok(const struct dqr_fabric *f, const struct dqr_lfts *a,
 			const struct dqr_lfts *b,
-			const struct dqr_plan_layers *lay, char *why,
+			const struct dqr_plan_vlayers *lay, char *why,
 			size_t whylen);
 
 /*
  * dqr_plan_change() for a routing on layers, whose every state is cyclic
- * on one layer (so never dqr_plan_build()): dqr_plan_proved_layers()
+ * on one layer (so never dqr_plan_build()): dqr_plan_proved_vlayers()
  * when it proves; else, when to is loop free and acyclic in every layer,
  * dqr_plan_build_withdraw() (rep->withdrawn set, rep->reason says why
  * the proof failed, or that from is not, rep->old_ok 0: a cable came
@@ -176,10 +176,10 @@ int dqr_union_layers_ok(const struct dqr_fabric *f, const struct dqr_lfts *a,
  * of to); else rep->safe 0 with the reason.  0, or -1 when out of
  * memory.
  */
-int dqr_plan_change_layers(const struct dqr_fabric *f,
+int dqr_plan_change_vlayers(const struct dqr_fabric *f,
 			   const struct dqr_lfts *from,
 			   const struct dqr_lfts *to, struct dqr_dyn_order *cl,
-			   const struct dqr_plan_layers *lay,
+			   const struct dqr_plan_vlayers *lay,
 			   struct dqr_plan *plan, struct dqr_plan_report *rep);
 
 /*

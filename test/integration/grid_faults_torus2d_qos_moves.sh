@@ -2,7 +2,7 @@
 # grid_faults_torus2d_qos_moves.sh - grid_faults.sh on a 5x5 torus with
 # the option it needs, "qos TRUE", beside the defaults: e-cube on 4
 # virtual layers, and two cables whose second repair no path in the
-# routes' own layers can make (lib/repair/torus_move.c; 16 such ordered
+# routes' own layers can make (lib/vlayers/vlayers_move.c; 16 such ordered
 # pairs of its 50 cables).  The plugin moves those routes to another
 # layer (layer_moves=on, the default): the SA answers their new SL, every
 # state is judged per VL with the SLs the SA answers then, and both

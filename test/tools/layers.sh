@@ -29,8 +29,12 @@ rank() {
 	deps) echo 3 ;;
 	shape | verify) echo 4 ;;
 	routing) echo 5 ;;
-	repair) echo 6 ;;
-	transition) echo 7 ;;
+	reroute) echo 6 ;;
+	mesh) echo 7 ;;
+	vlayers) echo 8 ;;
+	recon) echo 9 ;;
+	ftree) echo 10 ;;
+	transition) echo 11 ;;
 	options) echo 0 ;;
 	*) echo "" ;;
 	esac

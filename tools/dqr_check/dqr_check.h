@@ -14,8 +14,8 @@
 #include "fabric/lft.h"
 #include "io/lft_read.h"
 #include "io/vl_read.h"
-#include "repair/torus_layers.h"
-#include "repair/vl_layers.h"
+#include "vlayers/vlayers.h"
+#include "ftree/ml_vls.h"
 #include "routes/route_load.h"
 #include "transition/record.h"
 #include "transition/replay.h"
@@ -64,7 +64,7 @@ void print_load_text(const struct check_load *l);
 void print_load_json(const struct check_load *l);
 
 /* vl.c */
-struct dqr_vl_layers *vl_build(const struct dqr_fabric *f,
+struct dqr_ml_vls *vl_build(const struct dqr_fabric *f,
 			       const struct dqr_lfts *t,
 			       struct dqr_vl_stats *st);
 /* What --vl-dump writes of some layers: vl.c's or torus.c's. */
@@ -78,10 +78,10 @@ int layers_dump(const char *path, layers_dump_fn *write,
 unsigned vl_source_lid(const struct dqr_fabric *f, uint32_t port);
 int verify_ok_but_cycle(const struct dqr_verify_report *r, unsigned kinds);
 void print_vl_text(const struct dqr_fabric *f,
-		   const struct dqr_vl_layers *v,
+		   const struct dqr_ml_vls *v,
 		   const struct dqr_vl_stats *st);
 void print_vl_json(const struct dqr_fabric *f,
-		   const struct dqr_vl_layers *v,
+		   const struct dqr_ml_vls *v,
 		   const struct dqr_vl_stats *st);
 
 /* torus.c: --torus-layers */
@@ -89,11 +89,11 @@ struct torus_stats {
 	char grid[128];			/* dqr_grid_describe() */
 	unsigned layers;
 	uint32_t sl_mask;		/* bit s: some route has SL s */
-	struct dqr_torus_verdict v;
+	struct dqr_vlayers_verdict v;
 	double build_ms, verify_ms;
 };
 
-struct dqr_torus_layers *torus_build(const struct dqr_fabric *f,
+struct dqr_vlayers *torus_build(const struct dqr_fabric *f,
 				     const struct dqr_lfts *t,
 				     struct torus_stats *st);
 layers_dump_fn torus_dump_write;

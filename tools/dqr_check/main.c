@@ -10,11 +10,11 @@
  * permutations of the end ports, to compare the balance of routings.
  *
  * --vl-layers puts the routes of a fat tree on the FT paper's two layers
- * (vl_layers.h), as the plugin does, and judges deadlock freedom on the
+ * (ml_vls.h), as the plugin does, and judges deadlock freedom on the
  * two VLs instead of one; --vl-dump=FILE also writes the SL2VL tables
  * and path SLs of that assignment, to compare with what OpenSM installed.
  * --torus-layers does the same for a torus on e-cube's virtual layers
- * (torus_layers.h): SL = VL = layer, every layer judged on its own.
+ * (vlayers.h): SL = VL = layer, every layer judged on its own.
  *
  * Two more modes judge a transition instead of one state:
  *   --replay=PLAN        replays staged LFT changes (records of

@@ -63,7 +63,7 @@ static void print_report(const struct check_opts *o,
 			 const struct check_input *in,
 			 const struct dqr_verify_report *r,
 			 const struct check_load *ld,
-			 const struct dqr_vl_layers *v,
+			 const struct dqr_ml_vls *v,
 			 const struct dqr_vl_stats *vst,
 			 const struct torus_stats *tst,
 			 const struct vl_stage *vs, int ok)
@@ -127,9 +127,9 @@ int run_report(const struct check_opts *o, const struct check_input *in)
 {
 	const struct dqr_fabric *f = in->f;
 	struct dqr_verify_report r;
-	struct dqr_vl_layers *v = NULL;
+	struct dqr_ml_vls *v = NULL;
 	struct dqr_vl_stats vst;
-	struct dqr_torus_layers *tl = NULL;
+	struct dqr_vlayers *tl = NULL;
 	struct torus_stats tst;
 	struct check_load ld;
 	/* --vls: the state as the one stage of an empty plan */
@@ -187,7 +187,7 @@ out:
 		vl_stages_release(vs, 1);
 	free(vs);
 	dqr_vls_release(&vls);
-	dqr_vl_layers_free(v);
-	dqr_torus_layers_free(tl);
+	dqr_ml_vls_free(v);
+	dqr_vlayers_free(tl);
 	return ret;
 }

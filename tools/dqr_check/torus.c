@@ -1,6 +1,6 @@
 /*
  * torus.c - dqr-check --torus-layers: the routes of a torus on e-cube's
- * virtual layers (torus_layers.h), SL = VL = layer, judged per layer.
+ * virtual layers (vlayers.h), SL = VL = layer, judged per layer.
  *
  * The layers are built from the grid of the topology and the tables
  * judged, not from a plan: the SL of a route is a function of its source
@@ -41,7 +41,7 @@ static uint32_t port_switch(const struct dqr_fabric *f, uint32_t port)
 
 /* The SLs every pair of switches that some LID leaves at may use. */
 static uint32_t sl_mask(const struct dqr_fabric *f,
-			const struct dqr_torus_layers *tl)
+			const struct dqr_vlayers *tl)
 {
 	uint32_t s, d, mask = 0;
 	unsigned lid;
@@ -49,7 +49,7 @@ static uint32_t sl_mask(const struct dqr_fabric *f,
 	for (lid = 1; lid <= f->max_lid; lid++) {
 		d = lid_switch(f, lid);
 		for (s = 0; d != DQR_NONE && s < f->num_switches; s++)
-			mask |= 1u << dqr_torus_layers_sl(tl, s, d);
+			mask |= 1u << dqr_vlayers_sl(tl, s, d);
 	}
 	return mask;
 }
@@ -58,11 +58,11 @@ static uint32_t sl_mask(const struct dqr_fabric *f,
  * The layers of t on the torus of f, judged; NULL after a message (no
  * torus with a ring of 3 switches or more, out of memory).
  */
-struct dqr_torus_layers *torus_build(const struct dqr_fabric *f,
+struct dqr_vlayers *torus_build(const struct dqr_fabric *f,
 				     const struct dqr_lfts *t,
 				     struct torus_stats *st)
 {
-	struct dqr_torus_layers *tl = NULL;
+	struct dqr_vlayers *tl = NULL;
 	struct dqr_grid *g;
 	char err[512];
 	double t0 = dqr_now_ms();
@@ -77,19 +77,19 @@ struct dqr_torus_layers *torus_build(const struct dqr_fabric *f,
 	if (g->kind != DQR_GRID_TORUS)
 		fprintf(stderr, "dqr-check: --torus-layers: not a torus with "
 			"a ring of 3 switches or more: a %s\n", st->grid);
-	else if (dqr_torus_layers_judge_new(f, g, t, &tl, err, sizeof(err)))
+	else if (dqr_vlayers_judge_new(f, g, t, &tl, err, sizeof(err)))
 		fprintf(stderr, "dqr-check: --torus-layers: %s: %s\n",
 			st->grid, err);
 	dqr_grid_free(g);
 	if (!tl)
 		return NULL;
-	st->layers = dqr_torus_layers_count(tl);
+	st->layers = dqr_vlayers_count(tl);
 	st->sl_mask = sl_mask(f, tl);
 	st->build_ms = dqr_now_ms() - t0;
 	t0 = dqr_now_ms();
-	if (dqr_torus_layers_verify(tl, f, t, &st->v)) {
+	if (dqr_vlayers_verify(tl, f, t, &st->v)) {
 		fprintf(stderr, "dqr-check: out of memory\n");
-		dqr_torus_layers_free(tl);
+		dqr_vlayers_free(tl);
 		return NULL;
 	}
 	st->verify_ms = dqr_now_ms() - t0;
@@ -109,8 +109,8 @@ static void sl2vl_put(FILE *out, unsigned layers)
 void torus_dump_write(FILE *out, const struct dqr_fabric *f,
 		      const void *tl_any, const char *topo, const char *lfts)
 {
-	const struct dqr_torus_layers *tl = tl_any;
-	unsigned in, q, slid, lid, layers = dqr_torus_layers_count(tl);
+	const struct dqr_vlayers *tl = tl_any;
+	unsigned in, q, slid, lid, layers = dqr_vlayers_count(tl);
 	uint32_t sw, n, port, s, d;
 
 	fprintf(out,
@@ -156,7 +156,7 @@ void torus_dump_write(FILE *out, const struct dqr_fabric *f,
 			if (n == DQR_NONE || n == port || d == DQR_NONE)
 				continue;
 			fprintf(out, "path_sl %u %u %u\n", slid, lid,
-				dqr_torus_layers_sl(tl, s, d));
+				dqr_vlayers_sl(tl, s, d));
 		}
 	}
 }

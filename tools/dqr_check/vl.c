@@ -1,6 +1,6 @@
 /*
  * vl.c - dqr-check --vl-layers and --vl-dump: the routes of a fat tree on
- * the FT paper's two layers (vl_layers.h), judged on two VLs.
+ * the FT paper's two layers (ml_vls.h), judged on two VLs.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,11 +12,11 @@
 #include "dqr_check.h"
 
 /* The layers of t on the fat tree of f; NULL after a message. */
-struct dqr_vl_layers *vl_build(const struct dqr_fabric *f,
+struct dqr_ml_vls *vl_build(const struct dqr_fabric *f,
 			       const struct dqr_lfts *t,
 			       struct dqr_vl_stats *st)
 {
-	struct dqr_vl_layers *v = NULL;
+	struct dqr_ml_vls *v = NULL;
 	struct dqr_ftree *ft;
 	char err[512];
 
@@ -28,7 +28,7 @@ struct dqr_vl_layers *vl_build(const struct dqr_fabric *f,
 			err);
 		return NULL;
 	}
-	if (dqr_vl_layers_build(f, t, ft, &v, st, err, sizeof(err)))
+	if (dqr_ml_vls_build(f, t, ft, &v, st, err, sizeof(err)))
 		fprintf(stderr, "dqr-check: %s\n", err);
 	dqr_ftree_free(ft);
 	return v;
@@ -55,7 +55,7 @@ static void vl_put(FILE *out, const uint8_t vl[DQR_VL_NUM_SL])
 }
 
 /*
- * The sources vl_layers.h routes from, as OpenSM's path_sl sees them:
+ * The sources ml_vls.h routes from, as OpenSM's path_sl sees them:
  * a switch's port 0 or a cabled end port, by its base LID (0: none).
  */
 unsigned vl_source_lid(const struct dqr_fabric *f, uint32_t port)
@@ -72,7 +72,7 @@ unsigned vl_source_lid(const struct dqr_fabric *f, uint32_t port)
 void vl_dump_write(FILE *out, const struct dqr_fabric *f, const void *layers,
 		   const char *topo, const char *lfts)
 {
-	const struct dqr_vl_layers *v = layers;
+	const struct dqr_ml_vls *v = layers;
 	uint8_t vl[DQR_VL_NUM_SL];
 	uint32_t sw, n, port, lid;
 	unsigned in, q, slid, sl;
@@ -170,7 +170,7 @@ int verify_ok_but_cycle(const struct dqr_verify_report *r, unsigned kinds)
 }
 
 void print_vl_text(const struct dqr_fabric *f,
-		   const struct dqr_vl_layers *v,
+		   const struct dqr_ml_vls *v,
 		   const struct dqr_vl_stats *st)
 {
 	char buf[4096];
@@ -210,7 +210,7 @@ void print_vl_text(const struct dqr_fabric *f,
 
 /* A member of the enclosing object: ,"vl_layers":{...} */
 void print_vl_json(const struct dqr_fabric *f,
-		   const struct dqr_vl_layers *v,
+		   const struct dqr_ml_vls *v,
 		   const struct dqr_vl_stats *st)
 {
 	unsigned l;

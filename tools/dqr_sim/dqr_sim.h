@@ -13,12 +13,12 @@
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
 #include "options/options.h"
-#include "repair/mesh_plugin.h"
-#include "repair/wrap_bias.h"
-#include "repair/recon.h"
-#include "repair/torus_layers.h"
-#include "repair/reroute.h"
-#include "repair/rerouting_layer.h"
+#include "mesh/mesh_plugin.h"
+#include "mesh/wrap_bias.h"
+#include "recon/recon.h"
+#include "vlayers/vlayers.h"
+#include "reroute/reroute.h"
+#include "ftree/rerouting_layer.h"
 #include "routing/ref_routing.h"
 #include "shape/ftree_shape.h"
 
@@ -46,7 +46,7 @@ struct sim_opts {
 	int unroute_sw;			/* DQR routes the switch LIDs */
 	int no_uturn_bias;		/* uturn without FT's choice */
 	int no_mesh_plugin;		/* meshes and tori: agnostic DQR */
-	int torus_layers;		/* e-cube tori on virtual layers */
+	int vlayers;		/* e-cube tori on virtual layers */
 	int lash;			/* --lash: LASH's layers instead */
 	unsigned layer_moves;		/* --layer-moves: below this, or 0 */
 	int vl_layers;			/* re-routing layer on a second VL */
@@ -384,13 +384,13 @@ int soak_torus_react(struct soak_run *w, int cut);
  * not, 2 bad name or file), -1 when out of memory.
  */
 /* torus.c: --torus-layers; the exit status */
-int torus_layers_sim(struct sim *s);
+int vlayers_sim(struct sim *s);
 /*
  * torus.c: the layers of the input tables on grid g, e-cube's or (--lash)
  * LASH's: 0, or -1 with why in err.
  */
-int sim_layers_new(const struct sim *s, const struct dqr_grid *g,
-		   struct dqr_torus_layers **tl, char *err, size_t errlen);
+int sim_vlayers_new(const struct sim *s, const struct dqr_grid *g,
+		   struct dqr_vlayers **tl, char *err, size_t errlen);
 
 int what_if_setup(struct sim *s);
 int what_if(struct sim *s);

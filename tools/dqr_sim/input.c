@@ -10,11 +10,11 @@
 #include "fabric/topo_gen.h"
 #include "io/lft_read.h"
 #include "io/topo_read.h"
-#include "repair/mesh_plugin.h"
-#include "repair/uturn_repair.h"
-#include "repair/torus_layers.h"
+#include "mesh/mesh_plugin.h"
+#include "ftree/uturn_repair.h"
+#include "vlayers/vlayers.h"
 #include "routing/grid_route.h"
-#include "routing/lash_layers.h"
+#include "routing/lash_vlayers.h"
 #include "routing/ref_routing.h"
 #include "dqr_sim.h"
 
@@ -41,7 +41,7 @@ static int route_recognised(const struct dqr_fabric *f,
 	return ret;
 }
 
-/* LASH's layers for the input tables (lash_layers.h), up to 8. */
+/* LASH's layers for the input tables (lash_vlayers.h), up to 8. */
 static int lash_layers(struct sim_input *in, char *err, size_t errlen)
 {
 	size_t S = in->f->num_switches;
@@ -51,7 +51,7 @@ static int lash_layers(struct sim_input *in, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	return dqr_lash_layers(in->f, in->t, DQR_TORUS_MAX_LAYERS,
+	return dqr_lash_vlayers(in->f, in->t, DQR_VLAYERS_MAX,
 			       in->lash_sl, &in->lash_layers, err, errlen);
 }
 
@@ -72,7 +72,7 @@ static int load_generated(const struct sim_opts *o, struct sim_input *in)
 		return -1;
 	}
 	kind = o->routing == DQR_REF_AUTO ? dqr_ref_auto(&spec) : o->routing;
-	if (o->torus_layers ? route_recognised(in->f, &spec, places, kind,
+	if (o->vlayers ? route_recognised(in->f, &spec, places, kind,
 					       &in->t, err, sizeof(err)) :
 	    dqr_ref_route(in->f, &spec, places, kind, &in->t, err,
 			  sizeof(err))) {
@@ -202,7 +202,7 @@ static int setup_mesh(struct sim *s)
 	int ret = 0;
 
 	/* --torus-layers repairs with its own (torus.c) */
-	if (s->o->torus_layers ||
+	if (s->o->vlayers ||
 	    dqr_grid_detect(s->in.f, &g, err, sizeof(err)))
 		return 0;
 	if (g->kind != DQR_GRID_HYPERCUBE && !s->o->no_mesh_plugin) {

@@ -247,15 +247,15 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 		o->no_mesh_plugin = 1;
 		break;
 	case 'Y':
-		o->torus_layers = 1;
+		o->vlayers = 1;
 		break;
 	case 'H':
-		o->torus_layers = 1;
+		o->vlayers = 1;
 		o->lash = 1;
 		break;
 	case 'G':
-		n = DQR_TORUS_MAX_LAYERS;
-		if (arg && parse_uint(arg, 1, DQR_TORUS_MAX_LAYERS, &n))
+		n = DQR_VLAYERS_MAX;
+		if (arg && parse_uint(arg, 1, DQR_VLAYERS_MAX, &n))
 			return bad_value(name, arg, "1 .. 8");
 		o->layer_moves = n;
 		break;
@@ -361,7 +361,7 @@ static int check_input_options(const struct sim_opts *o)
 		{ o->what_if && strcmp(o->what_if, "all") &&
 		  (o->data_path || o->ca_links),
 		  "--data and --ca-links apply to --what-if all only" },
-		{ o->torus_layers && (!o->spec || o->bench ||
+		{ o->vlayers && (!o->spec || o->bench ||
 				      o->what_if || o->vl_layers ||
 				      o->unroute_sw || o->mode_set ||
 				      o->turns_set || o->json ||
@@ -370,9 +370,9 @@ static int check_input_options(const struct sim_opts *o)
 		  "judges every state: no --bench, --what-if, "
 		  "--vl-layers, --dqr-switch-lids, --mode, --turns, --json "
 		  "or --verify" },
-		{ o->layer_moves && !o->torus_layers,
+		{ o->layer_moves && !o->vlayers,
 		  "--layer-moves applies to --torus-layers and --lash" },
-		{ o->torus_layers && o->routing_set &&
+		{ o->vlayers && o->routing_set &&
 		  o->routing != DQR_REF_DOR_WRAP,
 		  "--torus-layers routes e-cube (--routing dor-wrap)" },
 	};
@@ -465,7 +465,7 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		o->faults = SOAK_EVENTS;
 	if (check_input_options(o))
 		return -1;
-	if (o->torus_layers)
+	if (o->vlayers)
 		o->routing = DQR_REF_DOR_WRAP;
 	if (o->options_str) {
 		char err[512];
@@ -494,8 +494,8 @@ static int execute(struct sim *s)
 		return 2;
 	if (scale_build(&s->sc, s->in.f, s->o->ca_links))
 		goto nomem;
-	if (s->o->torus_layers)
-		return s->o->soak ? soak(s) : torus_layers_sim(s);
+	if (s->o->vlayers)
+		return s->o->soak ? soak(s) : vlayers_sim(s);
 	if (s->o->what_if && what_if_setup(s))
 		return 2;
 	ret = start(s);

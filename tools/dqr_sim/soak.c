@@ -505,7 +505,7 @@ static int react(struct soak_run *w, int cut)
 	double t0;
 	int an, ret = -1, held_ok;
 
-	if (w->s->o->torus_layers)
+	if (w->s->o->vlayers)
 		return soak_torus_react(w, cut);
 	an = answer(w, &f, &cl);
 	if (an == -2) {
@@ -671,7 +671,7 @@ static int run_one(struct sim *s, struct soak_tally *t, uint32_t run,
 	if (w->log)
 		w->log[0] = 0;
 	w->dead = 0;
-	if (s->o->torus_layers) {
+	if (s->o->vlayers) {
 		if (soak_torus_start(w))
 			ret = -1;
 	} else {
@@ -801,7 +801,7 @@ int soak(struct sim *s)
 	unsigned layers = 0;
 	int ret = 0;
 
-	if (s->o->torus_layers && soak_torus_check(s, &layers))
+	if (s->o->vlayers && soak_torus_check(s, &layers))
 		return 2;
 	memset(&t, 0, sizeof(t));
 	memset(&w, 0, sizeof(w));

@@ -1,21 +1,21 @@
 /*
  * soak_torus.c - dqr-sim --soak --torus-layers: soak.c's random faults
  * and recoveries on a torus routed by e-cube on virtual layers
- * (torus_layers.h), answered as the plugin answers them with qos TRUE:
+ * (vlayers.h), answered as the plugin answers them with qos TRUE:
  * dqr_recon_update() in recon's layered mode repairs new faults in every
  * layer with the mesh plug-in and, when something came back, restarts
  * from the original tables with layers built afresh.
  *
  * Every transition is planned as the plugin plans it:
- * dqr_plan_change_layers() from the tables held, with the layered list
+ * dqr_plan_change_vlayers() from the tables held, with the layered list
  * of recon's layers whenever the switches hold a whole state, also after
  * a restart, whose list never knew the tables held (the layered proof
  * puts every hop pair of every stage union of the changed DLIDs into the
  * list, and argues it needs no list that did).  A flap's return finds
  * the failure's transition under way: the plugin then plans from the mix
  * without a list.  The judgement knows no list: every new state by
- * dqr_torus_layers_verify(), every stage union, and every union a stage
- * that waits no drain may meet, by dqr_union_layers_ok() (a packet keeps
+ * dqr_vlayers_verify(), every stage union, and every union a stage
+ * that waits no drain may meet, by dqr_union_vlayers_ok() (a packet keeps
  * its source's layer; each layer loop free and acyclic).
  *
  * When recon fails (a switch lost, or a link no side of the plug-in
@@ -31,15 +31,15 @@
 #include <string.h>
 
 #include "fabric/topo_diff.h"
-#include "repair/torus_layers.h"
-#include "transition/plan_torus.h"
+#include "vlayers/vlayers.h"
+#include "transition/plan_vlayers.h"
 #include "util/timing.h"
 #include "dqr_sim.h"
 
 int soak_torus_check(struct sim *s, unsigned *layers)
 {
 	size_t i, S = s->in.f->num_switches;
-	struct dqr_torus_layers *tl;
+	struct dqr_vlayers *tl;
 	struct dqr_grid *g;
 	char err[256];
 
@@ -48,17 +48,17 @@ int soak_torus_check(struct sim *s, unsigned *layers)
 			s->in.name, err);
 		return 2;
 	}
-	if (sim_layers_new(s, g, &tl, err, sizeof(err))) {
+	if (sim_vlayers_new(s, g, &tl, err, sizeof(err))) {
 		fprintf(stderr, PROG ": --torus-layers: %s: %s\n",
 			s->in.name, err);
 		dqr_grid_free(g);
 		return 2;
 	}
-	*layers = dqr_torus_layers_count(tl);
+	*layers = dqr_vlayers_count(tl);
 	s->soak_sl = malloc((size_t)S * S + 1);
 	for (i = 0; s->soak_sl && i < (size_t)S * S; i++)
-		s->soak_sl[i] = dqr_torus_layers_sl(tl, i / S, i % S);
-	dqr_torus_layers_free(tl);
+		s->soak_sl[i] = dqr_vlayers_sl(tl, i / S, i % S);
+	dqr_vlayers_free(tl);
 	if (!s->soak_sl) {
 		fprintf(stderr, PROG ": out of memory\n");
 		dqr_grid_free(g);
@@ -81,7 +81,7 @@ int soak_torus_start(struct soak_run *w)
 {
 	const struct sim *s = w->s;
 	struct dqr_recon_result res;
-	struct dqr_torus_layers *tl;
+	struct dqr_vlayers *tl;
 	struct dqr_grid *g;
 	char err[256];
 	int ret;
@@ -91,11 +91,11 @@ int soak_torus_start(struct soak_run *w)
 	dqr_recon_release(&w->r);
 	if (dqr_grid_detect(s->in.f, &g, err, sizeof(err)))
 		return -1;
-	if (sim_layers_new(s, g, &tl, err, sizeof(err))) {
+	if (sim_vlayers_new(s, g, &tl, err, sizeof(err))) {
 		dqr_grid_free(g);
 		return -1;
 	}
-	ret = dqr_recon_start_torus(&w->r, s->in.f, g, tl, s->in.t, &res);
+	ret = dqr_recon_start_vlayers(&w->r, s->in.f, g, tl, s->in.t, &res);
 	if (ret == DQR_RECON_NOMEM)
 		return -1;
 	if (ret != DQR_RECON_OK) {
@@ -155,7 +155,7 @@ static uint32_t mismatches(const struct dqr_lfts *t,
  * memory.
  */
 static int replay(struct soak_run *w, const struct dqr_fabric *f,
-		  const struct dqr_plan_layers *lay, const struct dqr_plan *p,
+		  const struct dqr_plan_vlayers *lay, const struct dqr_plan *p,
 		  const struct dqr_lfts *from, uint32_t k0, const char *how)
 {
 	struct soak_tally *t = w->t;
@@ -173,7 +173,7 @@ static int replay(struct soak_run *w, const struct dqr_fabric *f,
 			break;
 		}
 		apply_stage(next, p, k);
-		r = dqr_union_layers_ok(f, cur, next, lay, why, sizeof(why));
+		r = dqr_union_vlayers_ok(f, cur, next, lay, why, sizeof(why));
 		nomem |= r < 0;
 		t->unions++;
 		if (r == 0) {
@@ -189,7 +189,7 @@ static int replay(struct soak_run *w, const struct dqr_fabric *f,
 			settled = dqr_lfts_clone(cur);
 			nomem |= !settled;
 		} else if (k > k0 && !nomem) {
-			r = dqr_union_layers_ok(f, settled, next, lay, why,
+			r = dqr_union_vlayers_ok(f, settled, next, lay, why,
 						sizeof(why));
 			nomem |= r < 0;
 			t->drain_checks++;
@@ -223,7 +223,7 @@ static int replay(struct soak_run *w, const struct dqr_fabric *f,
  * from it.  0, or -1 when out of memory.
  */
 static int replay_withdrawn(struct soak_run *w, const struct dqr_fabric *f,
-			    const struct dqr_plan_layers *lay,
+			    const struct dqr_plan_vlayers *lay,
 			    const struct dqr_plan *p, const char *how)
 {
 	struct dqr_lfts *s1;
@@ -232,7 +232,7 @@ static int replay_withdrawn(struct soak_run *w, const struct dqr_fabric *f,
 
 	if (r)
 		return r < 0 ? -1 : 0;
-	r = dqr_union_layers_ok(f, s1, s1, lay, why, sizeof(why));
+	r = dqr_union_vlayers_ok(f, s1, s1, lay, why, sizeof(why));
 	if (r == 0) {
 		w->t->unsafe++;
 		soak_complain(w, "UNSAFE: after stage 1's withdrawal the "
@@ -259,7 +259,7 @@ static int sl_moved(struct soak_run *w)
 	uint8_t now;
 
 	for (i = 0; i < S * S; i++) {
-		now = dqr_torus_layers_base_sl(w->r.tl, i / S, i % S);
+		now = dqr_vlayers_base_sl(w->r.tl, i / S, i % S);
 		if (now == w->s->soak_sl[i])
 			continue;
 		w->t->states_failed++;
@@ -276,9 +276,9 @@ static int sl_moved(struct soak_run *w)
 static int judge_state(struct soak_run *w, const struct dqr_fabric *proj)
 {
 	struct soak_tally *t = w->t;
-	struct dqr_torus_verdict v;
+	struct dqr_vlayers_verdict v;
 
-	if (dqr_torus_layers_verify(w->r.tl, proj, w->r.cur, &v))
+	if (dqr_vlayers_verify(w->r.tl, proj, w->r.cur, &v))
 		return -1;
 	t->states++;
 	if (sl_moved(w))
@@ -313,15 +313,15 @@ static int transition(struct soak_run *w, const struct dqr_fabric *proj,
 {
 	struct soak_tally *t = w->t;
 	struct dqr_plan_report rep;
-	struct dqr_torus_plan tp;
+	struct dqr_vlayers_plan tp;
 	struct dqr_dyn_order *cl;
 	struct dqr_plan p;
 	char why[256];
 	double t0 = dqr_now_ms();
 	int held_ok, ret = -1;
 
-	dqr_torus_plan_init(&tp, w->r.tl, w->r.ref);
-	held_ok = dqr_union_layers_ok(proj, w->held, w->held, &tp.lay, why,
+	dqr_vlayers_plan_init(&tp, w->r.tl, w->r.ref);
+	held_ok = dqr_union_vlayers_ok(proj, w->held, w->held, &tp.lay, why,
 				      sizeof(why));
 	if (held_ok < 0)
 		return -1;
@@ -336,10 +336,10 @@ static int transition(struct soak_run *w, const struct dqr_fabric *proj,
 		return 0;
 	}
 	/* the plugin's: the layered list unless a transition was cut */
-	cl = w->held_is_recon ? dqr_torus_layers_list(w->r.tl) : NULL;
+	cl = w->held_is_recon ? dqr_vlayers_list(w->r.tl) : NULL;
 	dqr_plan_init(&p);
 	t0 = dqr_now_ms();
-	if (dqr_plan_change_layers(proj, w->held, w->r.cur, cl, &tp.lay, &p,
+	if (dqr_plan_change_vlayers(proj, w->held, w->r.cur, cl, &tp.lay, &p,
 				   &rep))
 		goto out;
 	t->ms_plan += dqr_now_ms() - t0;

@@ -1,11 +1,11 @@
 /*
  * torus.c - dqr-sim --torus-layers: e-cube on the virtual layers of a
- * torus (torus_layers.h), repaired by the mesh plug-in in every layer
+ * torus (vlayers.h), repaired by the mesh plug-in in every layer
  * and the topology-agnostic search past it after successive random link
  * faults, each state judged by the layered
  * check (every connected pair reached, every layer acyclic).  Every
  * repair's transition is planned as the plugin would upload it
- * (dqr_plan_change_layers: proved per layer, else withdrawn), and every
+ * (dqr_plan_change_vlayers: proved per layer, else withdrawn), and every
  * stage union of the plan is replayed by the layered union check.
  */
 #include <errno.h>
@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "fabric/topo_diff.h"
-#include "repair/torus_layers.h"
-#include "transition/plan_torus.h"
+#include "vlayers/vlayers.h"
+#include "transition/plan_vlayers.h"
 #include "util/timing.h"
 #include "dqr_sim.h"
 
@@ -46,20 +46,20 @@ struct torus_run {
  * The transition from prev to t, planned and replayed: each stage union
  * loop free and acyclic per layer.  0, or -1 when out of memory.
  */
-static int plan_fault(struct torus_run *tr, struct dqr_torus_layers *tl,
+static int plan_fault(struct torus_run *tr, struct dqr_vlayers *tl,
 		      const struct dqr_fabric *proj,
 		      const struct dqr_lfts *prev, const struct dqr_lfts *t)
 {
 	struct dqr_plan *p = &tr->plan;
-	struct dqr_torus_plan tp;
+	struct dqr_vlayers_plan tp;
 	struct dqr_plan_report rep;
 	struct dqr_lfts *cur, *next;
 	uint32_t k, i;
 	char why[256];
 	int r = 0, held;
 
-	dqr_torus_plan_init(&tp, tl, tr->s->in.f);
-	if (dqr_plan_change_layers(proj, prev, t, dqr_torus_layers_list(tl),
+	dqr_vlayers_plan_init(&tp, tl, tr->s->in.f);
+	if (dqr_plan_change_vlayers(proj, prev, t, dqr_vlayers_list(tl),
 				   &tp.lay, p, &rep))
 		return -1;
 	tr->planned++;
@@ -80,7 +80,7 @@ static int plan_fault(struct torus_run *tr, struct dqr_torus_layers *tl,
 		for (i = p->stage_off[k]; next && i < p->stage_off[k + 1]; i++)
 			dqr_lft_set(next, p->entries[i].sw,
 				    p->entries[i].lid, p->entries[i].new_port);
-		r = next ? dqr_union_layers_ok(proj, cur, next, &tp.lay, why,
+		r = next ? dqr_union_vlayers_ok(proj, cur, next, &tp.lay, why,
 					       sizeof(why)) : -1;
 		tr->unions++;
 		if (!r) {
@@ -99,14 +99,14 @@ static int plan_fault(struct torus_run *tr, struct dqr_torus_layers *tl,
 }
 
 /* One fault on cur, repaired in t: 1 passed, 0 failed, -1 no memory. */
-static int one_fault(struct torus_run *tr, struct dqr_torus_layers *tl,
+static int one_fault(struct torus_run *tr, struct dqr_vlayers *tl,
 		     struct dqr_fabric *cur, struct dqr_lfts *t, uint32_t port,
 		     unsigned k, uint32_t run)
 {
 	const struct dqr_fabric *ref = tr->s->in.f;
 	struct torus_step *st = &tr->steps[k];
-	struct dqr_torus_verdict v;
-	struct dqr_torus_stats ts;
+	struct dqr_vlayers_verdict v;
+	struct dqr_vlayers_stats ts;
 	struct dqr_topo_diff d;
 	struct dqr_lfts *prev;
 	struct dqr_fabric *proj;
@@ -123,10 +123,10 @@ static int one_fault(struct torus_run *tr, struct dqr_torus_layers *tl,
 	}
 	dqr_topo_diff_release(&d);
 	t0 = dqr_now_ms();
-	r = dqr_torus_layers_repair(tl, proj, t, &ts);
+	r = dqr_vlayers_repair(tl, proj, t, &ts);
 	st->us += (dqr_now_ms() - t0) * 1e3;
 	t0 = dqr_now_ms();
-	if (r >= 0 && dqr_torus_layers_verify(tl, proj, t, &v))
+	if (r >= 0 && dqr_vlayers_verify(tl, proj, t, &v))
 		r = -1;
 	tr->verify_ms += dqr_now_ms() - t0;
 	if (r < 0 || plan_fault(tr, tl, proj, prev, t)) {
@@ -141,8 +141,8 @@ static int one_fault(struct torus_run *tr, struct dqr_torus_layers *tl,
 	st->changed += ts.changed;
 	st->moved += ts.lids_moved != 0;
 	st->pairs_moved += ts.pairs_moved;
-	tr->max_layers = dqr_torus_layers_count(tl) > tr->max_layers ?
-			 dqr_torus_layers_count(tl) : tr->max_layers;
+	tr->max_layers = dqr_vlayers_count(tl) > tr->max_layers ?
+			 dqr_vlayers_count(tl) : tr->max_layers;
 	ok = !r && !v.unreachable && v.acyclic;
 	st->ok += ok;
 	st->bypassed_all += !r;
@@ -163,14 +163,14 @@ static int one_run(struct torus_run *tr, uint32_t run, uint32_t *cand)
 	struct sim *s = tr->s;
 	uint32_t ncand = s->sc.num_cand, pick;
 	uint64_t rng = rng_stream(s->o->seed, 1, run);
-	struct dqr_torus_layers *tl = NULL;
+	struct dqr_vlayers *tl = NULL;
 	struct dqr_fabric *cur = dqr_fabric_clone(s->in.f);
 	struct dqr_lfts *t = dqr_lfts_clone(s->in.t);
 	char err[256];
 	unsigned k;
 	int r = -1;
 
-	if (!cur || !t || sim_layers_new(s, tr->g, &tl, err, sizeof(err)))
+	if (!cur || !t || sim_vlayers_new(s, tr->g, &tl, err, sizeof(err)))
 		goto out;
 	memcpy(cand, s->sc.cand, sizeof(uint32_t) * ncand);
 	for (k = 0, r = 1; r == 1 && k < s->o->faults; k++) {
@@ -179,26 +179,26 @@ static int one_run(struct torus_run *tr, uint32_t run, uint32_t *cand)
 		cand[pick] = cand[--ncand];
 	}
 out:
-	dqr_torus_layers_free(tl);
+	dqr_vlayers_free(tl);
 	dqr_fabric_free(cur);
 	dqr_lfts_free(t);
 	return r < 0 ? -1 : 0;
 }
 
-int sim_layers_new(const struct sim *s, const struct dqr_grid *g,
-		   struct dqr_torus_layers **tl, char *err, size_t errlen)
+int sim_vlayers_new(const struct sim *s, const struct dqr_grid *g,
+		   struct dqr_vlayers **tl, char *err, size_t errlen)
 {
 	int r;
 
 	if (s->o->lash)
-		r = dqr_torus_layers_new_sl(s->in.f, g, s->in.t,
+		r = dqr_vlayers_new_sl(s->in.f, g, s->in.t,
 					    s->in.lash_sl, s->in.lash_layers,
 					    tl, err, errlen);
 	else
-		r = dqr_torus_layers_new(s->in.f, g, s->in.t, tl, err,
+		r = dqr_vlayers_new(s->in.f, g, s->in.t, tl, err,
 					 errlen);
 	if (!r)
-		dqr_torus_layers_allow_moves(*tl, s->o->layer_moves);
+		dqr_vlayers_allow_moves(*tl, s->o->layer_moves);
 	return r;
 }
 
@@ -278,10 +278,10 @@ static int write_torus_data(const struct torus_run *tr, const char *path)
 	return fclose(fp) ? -1 : 0;
 }
 
-int torus_layers_sim(struct sim *s)
+int vlayers_sim(struct sim *s)
 {
 	struct torus_run tr = { .s = s };
-	struct dqr_torus_layers *tl;
+	struct dqr_vlayers *tl;
 	struct dqr_grid *g;
 	uint32_t run, *cand = NULL;
 	double t0 = dqr_now_ms(), ms_build;
@@ -296,14 +296,14 @@ int torus_layers_sim(struct sim *s)
 	}
 	tr.g = g;
 	dqr_plan_init(&tr.plan);
-	if (sim_layers_new(s, g, &tl, err, sizeof(err))) {
+	if (sim_vlayers_new(s, g, &tl, err, sizeof(err))) {
 		fprintf(stderr, PROG ": --torus-layers: %s: %s\n",
 			s->in.name, err);
 		goto out;
 	}
 	ms_build = dqr_now_ms() - t0;
-	layers = dqr_torus_layers_count(tl);
-	dqr_torus_layers_free(tl);
+	layers = dqr_vlayers_count(tl);
+	dqr_vlayers_free(tl);
 	if (s->o->faults > s->sc.num_cand) {
 		fprintf(stderr, PROG ": %s has %u cables, fewer than the %u "
 			"faults asked for\n", s->in.name, s->sc.num_cand,

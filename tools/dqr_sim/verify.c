@@ -53,7 +53,7 @@ static void verify_complain(const struct sim *s, const char *what,
  * VF_ bits found, or -1 when out of memory.  *ca_lost: CA-to-CA pairs a
  * cable joins but the tables do not, what the FT paper's figure 11 counts.
  * ml: t are its tables; they are meant to be cyclic on one VL, so their
- * deadlock freedom is that of its two VLs, which vl_layers.c judged by
+ * deadlock freedom is that of its two VLs, which ml_vls.c judged by
  * walking every route again.
  */
 static int verify_tables(const struct sim *s, const struct dqr_fabric *proj,

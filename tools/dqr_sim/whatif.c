@@ -10,7 +10,7 @@
  * plugin would lay the FT paper's re-routing layer (vl_layer=on after
  * base=uturn on a fat tree) that layer, and the transition from the
  * tables held to the new ones planned with recon's channel list
- * (dqr_plan_change) or around the layer (dqr_plan_build_layered).  The
+ * (dqr_plan_change) or around the layer (dqr_plan_build_rerouting).  The
  * tables are then judged: every pair a cable path joins reachable, loop
  * free, acyclic (per VL on two layers), and the plan safe.
  */
@@ -21,8 +21,8 @@
 #include <string.h>
 
 #include "fabric/topo_diff.h"
-#include "repair/uturn_repair.h"
-#include "transition/plan_layered.h"
+#include "ftree/uturn_repair.h"
+#include "transition/plan_rerouting.h"
 #include "transition/transition.h"
 #include "util/timing.h"
 #include "verify/verify.h"
@@ -314,7 +314,7 @@ static int run_fault(struct sim *s, const struct wi_fault *fa,
 		 * the update rebuilt it or a layer is around */
 		cl = w->layer <= 0 && !w->res.from_original ? r.cl : NULL;
 		if (w->layer > 0 ?
-		    dqr_plan_build_layered(proj, held, r.cur, target, NULL, 0,
+		    dqr_plan_build_rerouting(proj, held, r.cur, target, NULL, 0,
 					   &w->plan, &w->rep) :
 		    dqr_plan_change(proj, held, target, cl, &w->plan,
 				    &w->rep))

@@ -29,15 +29,15 @@
 #include "fabric/lft.h"
 #include "fabric/topo_diff.h"
 #include "fabric/topo_gen.h"
-#include "repair/recon.h"
-#include "repair/reroute.h"
-#include "repair/rerouting_layer.h"
-#include "repair/uturn_repair.h"
+#include "recon/recon.h"
+#include "reroute/reroute.h"
+#include "ftree/rerouting_layer.h"
+#include "ftree/uturn_repair.h"
 #include "routes/route_load.h"
 #include "routing/uturn_route.h"
 #include "shape/ftree_shape.h"
 #include "small_fabrics.h"
-#include "transition/plan_layered.h"
+#include "transition/plan_rerouting.h"
 #include "unit.h"
 #include "verify/verify.h"
 
@@ -1031,7 +1031,7 @@ static int replays_to(const struct dqr_plan *pl, const struct dqr_lfts *from,
 }
 
 /*
- * The change into the layer and back out of it (plan_layered.h): the
+ * The change into the layer and back out of it (plan_rerouting.h): the
  * fill goes last, all of it in one stage; on the way back the fill not
  * in the one-layer tables is dropped first; the one-layer part is safe
  * both ways.
@@ -1045,7 +1045,7 @@ static void ml_transitions(const struct dqr_fabric *p,
 	uint32_t last, i, dropped = 0;
 
 	dqr_plan_init(&pl);
-	REQUIRE(dqr_plan_build_layered(p, before, r->cur, ml->tables, NULL,
+	REQUIRE(dqr_plan_build_rerouting(p, before, r->cur, ml->tables, NULL,
 				       0, &pl, &rep) == 0);
 	CHECK(rep.safe);
 	CHECK(pl.num_stages >= 2);
@@ -1057,7 +1057,7 @@ static void ml_transitions(const struct dqr_fabric *p,
 	CHECK_EQ(rep.entries, pl.num_entries);
 
 	/* back: the fill dropped in stage 1, then the one-layer plan */
-	REQUIRE(dqr_plan_build_layered(p, ml->tables, before, before,
+	REQUIRE(dqr_plan_build_rerouting(p, ml->tables, before, before,
 				       ml->fill, ml->num_fill, &pl, &rep) == 0);
 	CHECK(rep.safe);
 	CHECK(replays_to(&pl, ml->tables, before));

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fabric/topo_diff.h"
-#include "repair/recon.h"
+#include "recon/recon.h"
 #include "routing/ref_routing.h"
 #include "small_fabrics.h"
 #include "transition/replay.h"

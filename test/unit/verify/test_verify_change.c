@@ -10,7 +10,7 @@
 
 #include "deps/channel_list.h"
 #include "fabric/topo_diff.h"
-#include "repair/recon.h"
+#include "recon/recon.h"
 #include "routing/ref_routing.h"
 #include "small_fabrics.h"
 #include "unit.h"

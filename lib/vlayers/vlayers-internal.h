@@ -1,0 +1,166 @@
+/*
+ * vlayers-internal.h - what the files of a torus's layers share: the
+ * state (vlayers.c: the layers, the list, one DLID's tree, the build
+ * and the verifier), the hops of a tree, and the laying of a path over it
+ * (vlayers_lay.c) that the repair (vlayers_repair.c: the mesh plug-in in
+ * every layer) and its search (vlayers_search.c) both use.  No file outside
+ * lib/vlayers/ includes it.
+ */
+#ifndef DQR_VLAYERS_INTERNAL_H
+#define DQR_VLAYERS_INTERNAL_H
+
+#include <stdint.h>
+
+#include "deps/dyn_order.h"
+#include "vlayers/vlayers.h"
+#include "shape/grid_nbr.h"
+
+struct dqr_vlayers {
+	struct dqr_grid_nbrs n;
+	unsigned num_layers;			/* in use, moves included */
+	unsigned base_layers;			/* the base routing's */
+	unsigned ring_bit[DQR_GEN_MAX_DIMS];	/* 0: no ring */
+	/* a ring of even size: its ties go downwards (by the tables) */
+	uint8_t tie_minus[DQR_GEN_MAX_DIMS];
+	uint32_t num_ports;			/* P of l * P + c */
+	struct dqr_dyn_order *cl;
+	/* one DLID's tree: hops to the owner, next switch and channel,
+	 * each switch's own layer and the layers through it */
+	uint32_t *depth, *next, *chan, *order, *stack;
+	uint8_t *own, *mask;
+	uint8_t *ring_tab;	/* per ring and coordinate: its layer bit */
+	/* the SL of every (source, destination) switch pair, S x S, when
+	 * given (dqr_vlayers_new_sl); NULL for e-cube's */
+	uint8_t *sl_tab;
+	/* the pairs a repair moved to another layer (vlayers_sl.c), over
+	 * what sl_tab or the rings say: open addressing on s * S + d + 1
+	 * (0: empty), mv_n in use of mv_cap (a power of two) */
+	uint64_t *mv_key;
+	uint8_t *mv_sl;
+	uint32_t mv_n, mv_cap;
+	/* moves allowed into layers below this (0: none) */
+	unsigned max_layers;
+	/* a repair's visits of one DLID's tree: seen[sw] == gen */
+	uint32_t *seen, gen;
+	/* a path laid over a DLID's tree (vlayers_repair.c): its switches,
+	 * their new ports and channels */
+	uint32_t *path_sw, *path_ch;
+	uint8_t *path_port;
+	/* the search's (vlayers_search.c): the BFS's predecessor, the port
+	 * there and its queue, the switches it reached (vis[sw] == vgen)
+	 * and those cut off with the failed route (cut[sw] == cgen) */
+	uint32_t *from, *queue, *vis, vgen, *cut, cgen;
+	uint8_t *from_port;
+	/* whether a switch's route arrives, known where arr[sw] == agen */
+	uint32_t *arr, agen;
+	uint8_t *arr_val;
+	struct dqr_vlayers_stats st;
+};
+
+/* E-cube's direction from switch s to d in dimension k: 1 downwards, 0
+ * upwards, -1 none (same coordinate). */
+int dqr_vlayers_ecube_minus(const struct dqr_vlayers *tl, unsigned k,
+			  uint32_t s, uint32_t d);
+
+/*
+ * The switch sw's entry for lid leads to, or DQR_NONE; *ch the channel
+ * (sw's port there, cabled), or DQR_NONE.
+ */
+uint32_t dqr_vlayers_hop(const struct dqr_fabric *f, const struct dqr_lfts *t,
+		       uint32_t sw, uint32_t lid, uint32_t *ch);
+
+/* The switch that owns lid (its own LID, or a CA's), or DQR_NONE. */
+uint32_t dqr_vlayers_owner_switch(const struct dqr_fabric *f, uint32_t lid,
+				uint32_t *owner);
+
+/*
+ * vlayers_lay.c: marks w and every switch whose route to lid in t passes it
+ * (mark[sw] = g) and returns the layers of their routes towards dst:
+ * O(those switches x degree).
+ */
+uint8_t dqr_vlayers_upstream(struct dqr_vlayers *tl,
+			   const struct dqr_fabric *f,
+			   const struct dqr_lfts *t, uint32_t lid,
+			   uint32_t dst, uint32_t w, uint32_t *mark,
+			   uint32_t g);
+
+/* vlayers_lay.c: the entries an attempt wrote, to take back. */
+struct dqr_vlayers_undo {
+	struct dqr_vlayers_undo_entry {
+		uint32_t sw, lid;
+		uint8_t old;
+	} *e;
+	uint32_t n, cap;
+	size_t mark;
+	struct dqr_vlayers_stats st;
+	/* the SLs an attempt moved (vlayers_move.c), to put back */
+	struct dqr_vlayers_undo_sl {
+		uint32_t s, d;
+		uint8_t old;
+	} *sl;
+	uint32_t sl_n, sl_cap;
+	unsigned num_layers;
+};
+
+void dqr_vlayers_undo_begin(struct dqr_vlayers *tl,
+			  struct dqr_vlayers_undo *u);
+/* 1 kept, 0 taken back; -1 (no memory) passes through, taken back. */
+int dqr_vlayers_undo_end(struct dqr_vlayers *tl, struct dqr_lfts *t,
+		       struct dqr_vlayers_undo *u, int r);
+
+/*
+ * Lays the path tl->path_sw[0..n) (each switch's new port in
+ * tl->path_port) over lid's tree, rejoining it at switch rejoin, and adds
+ * every dependency the tree gains, in the layers of the routes that take
+ * it.  1 laid, 0 it does not fit (a cycle in some layer, a route that
+ * does not arrive), -1 no memory; u takes the entries back.
+ */
+int dqr_vlayers_lay_path(struct dqr_vlayers *tl,
+		       const struct dqr_fabric *f, struct dqr_lfts *t,
+		       uint32_t n, uint32_t rejoin, uint32_t lid,
+		       uint32_t dst, uint32_t owner,
+		       struct dqr_vlayers_undo *u);
+
+/*
+ * vlayers_search.c: the topology-agnostic search for lid, whose route from
+ * switch a is broken and which the mesh plug-in could not bypass.  1
+ * laid, 0 no legal path, -1 no memory.
+ */
+int dqr_vlayers_search_lid(struct dqr_vlayers *tl,
+			 const struct dqr_fabric *f, struct dqr_lfts *t,
+			 uint32_t a, uint32_t lid, uint32_t dst,
+			 uint32_t owner, struct dqr_vlayers_undo *u);
+
+/*
+ * vlayers_lay.c: adds the dependencies of lid's route from switch y in
+ * layer l, from y's end ports on (but owner's) to where it ends (the
+ * owner, a dead entry, a loop).  0, or a negative DQR_DYN_* (a cycle).
+ */
+int dqr_vlayers_lay_route(struct dqr_vlayers *tl,
+			const struct dqr_fabric *f, const struct dqr_lfts *t,
+			uint32_t y, uint32_t lid, uint32_t dst,
+			uint32_t owner, unsigned l);
+
+/* vlayers_sl.c: the moved SL of (s, d), or -1 when it has none. */
+int dqr_vlayers_moved_sl(const struct dqr_vlayers *tl, uint32_t s,
+		       uint32_t d);
+/* vlayers_sl.c: (s, d)'s moved SL set to sl: 0, or -1 no memory. */
+int dqr_vlayers_put_sl(struct dqr_vlayers *tl, uint32_t s, uint32_t d,
+		     uint8_t sl);
+
+/*
+ * vlayers_move.c: lays the path in path_sw/path_port (n switches, rejoining
+ * the tree at rejoin) as dqr_vlayers_lay_path() does, with every pair of
+ * a switch cut off with the route (cut[] == cgen) and dst moved to layer
+ * l first, and every route of those pairs (to each of dst's LIDs in
+ * lids[0..num_lids)) added in l.  1 laid, 0 it does not fit or moves
+ * nothing, -1 no memory; u takes back entries and SLs.
+ */
+int dqr_vlayers_lay_moved(struct dqr_vlayers *tl,
+			const struct dqr_fabric *f, struct dqr_lfts *t,
+			uint32_t n, uint32_t rejoin, uint32_t lid,
+			uint32_t dst, uint32_t owner, unsigned l,
+			const uint32_t *lids, uint32_t num_lids,
+			struct dqr_vlayers_undo *u);
+
+#endif

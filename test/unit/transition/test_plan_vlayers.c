@@ -1,0 +1,494 @@
+/*
+ * test_plan_vlayers.c - transitions of e-cube on the virtual layers of a
+ * torus (dqr_plan_proved_vlayers, dqr_plan_change_vlayers): every single
+ * cable fault of a 5x5 torus repaired by torus_layers is proved, every
+ * stage replays with each consecutive union loop free and acyclic per
+ * layer and ends at the repaired tables; the one-layer proof and the
+ * one-layer check refuse the same change (a ring is a cycle on one
+ * layer); a loop and a cyclic layer made by hand are refused, and
+ * from such a cyclic layer to good tables the change is withdrawn first;
+ * without the list the change is withdrawn and installed, and replays as
+ * well; from tables the list never held, every proved plan replays clean.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "deps/cdg.h"
+#include "deps/channel_list.h"
+#include "fabric/topo_diff.h"
+#include "fabric/topo_gen.h"
+#include "vlayers/vlayers.h"
+#include "routing/ref_routing.h"
+#include "shape/grid_shape.h"
+#include "small_fabrics.h"
+#include "transition/plan_vlayers.h"
+#include "transition/transition.h"
+#include "unit.h"
+
+struct world {
+	struct dqr_gen_spec s;
+	struct dqr_gen_place *places;
+	struct dqr_fabric *f;
+	struct dqr_lfts *t;
+	struct dqr_grid g;
+	uint32_t *links, num_links;
+};
+
+static void world_open(struct world *w, const char *spec)
+{
+	char err[256];
+	unsigned k;
+
+	memset(w, 0, sizeof(*w));
+	w->f = gen_fabric(spec, &w->s, &w->places);
+	REQUIRE(w->f);
+	REQUIRE(dqr_ref_route(w->f, &w->s, w->places, DQR_REF_DOR_WRAP,
+			      &w->t, err, sizeof(err)) == 0);
+	w->g.kind = DQR_GRID_TORUS;
+	w->g.ndims = w->s.ndims;
+	for (k = 0; k < w->s.ndims && k < DQR_GEN_MAX_DIMS; k++) {
+		w->g.dims[k] = w->s.dims[k];
+		w->g.wrap[k] = w->s.dims[k] > 2;
+	}
+	w->g.spec = w->s;
+	w->g.place = w->places;
+	w->g.num_switches = w->f->num_switches;
+	w->num_links = switch_links(w->f, &w->links);
+	REQUIRE(w->links);
+}
+
+static void world_close(struct world *w)
+{
+	free(w->links);
+	dqr_lfts_free(w->t);
+	free(w->places);
+	dqr_fabric_free(w->f);
+}
+
+static struct dqr_vlayers *layers_of(const struct world *w)
+{
+	struct dqr_vlayers *tl = NULL;
+	char err[256];
+
+	REQUIRE(dqr_vlayers_new(w->f, &w->g, w->t, &tl, err,
+				     sizeof(err)) == 0);
+	return tl;
+}
+
+static struct dqr_fabric *cut_fabric(const struct world *w, uint32_t port)
+{
+	struct dqr_fabric *cur = dqr_fabric_clone(w->f), *p;
+	struct dqr_topo_diff d;
+
+	REQUIRE(cur);
+	dqr_fabric_unlink_port(cur, port);
+	p = dqr_fabric_project(w->f, cur, &d);
+	REQUIRE(p);
+	dqr_topo_diff_release(&d);
+	dqr_fabric_free(cur);
+	return p;
+}
+
+static int same_tables(const struct dqr_lfts *a, const struct dqr_lfts *b)
+{
+	uint32_t sw, lid;
+
+	for (sw = 0; sw < a->num_switches; sw++)
+		for (lid = 0; lid < a->lid_count; lid++)
+			if (dqr_lft_get(a, sw, lid) != dqr_lft_get(b, sw, lid))
+				return 0;
+	return 1;
+}
+
+/*
+ * Replays p from from: each entry's old port is what the state holds,
+ * each consecutive union holds per layer, and the end is to.  The stages
+ * whose union fails.
+ */
+static uint32_t replay(const struct dqr_fabric *f, const struct dqr_lfts *from,
+		       const struct dqr_lfts *to, const struct dqr_plan *p,
+		       const struct dqr_plan_vlayers *lay)
+{
+	struct dqr_lfts *cur = dqr_lfts_clone(from), *next;
+	const struct dqr_plan_entry *e;
+	uint32_t s, i, bad = 0;
+	char why[256];
+
+	REQUIRE(cur);
+	for (s = 0; s < p->num_stages; s++) {
+		next = dqr_lfts_clone(cur);
+		REQUIRE(next);
+		for (i = p->stage_off[s]; i < p->stage_off[s + 1]; i++) {
+			e = &p->entries[i];
+			CHECK_EQ(dqr_lft_get(cur, e->sw, e->lid), e->old_port);
+			dqr_lft_set(next, e->sw, e->lid, e->new_port);
+		}
+		if (dqr_union_vlayers_ok(f, cur, next, lay, why,
+					sizeof(why)) != 1) {
+			fprintf(stderr, "stage %u: %s\n", s + 1, why);
+			bad++;
+		}
+		dqr_lfts_free(cur);
+		cur = next;
+	}
+	CHECK(same_tables(cur, to));
+	dqr_lfts_free(cur);
+	return bad;
+}
+
+/*
+ * 1.  Every single cable fault of the torus: the repair's change is
+ * proved on layers and replays clean; on one layer the old tables have
+ * no channel list (the promise dqr_plan_proved() needs, so it proves
+ * nothing without one) and the check refuses the new tables.
+ */
+static void test_every_link(const char *spec)
+{
+	struct dqr_vlayers *tl;
+	struct dqr_channel_list one = { 0 };
+	struct dqr_cycle cyc = { 0 };
+	struct dqr_cdg *g;
+	struct dqr_vlayers_verdict v;
+	struct dqr_vlayers_stats st;
+	struct dqr_vlayers_plan tp;
+	struct dqr_plan_report rep;
+	struct dqr_plan plan;
+	struct dqr_fabric *p;
+	struct dqr_lfts *t;
+	struct world w;
+	uint32_t i, proved = 0, bad = 0, stages = 0;
+	uint32_t drains = 0;
+	char why[256];
+
+	world_open(&w, spec);
+	dqr_plan_init(&plan);
+	g = dqr_cdg_build(w.f, w.t);
+	REQUIRE(g);
+	CHECK_EQ(dqr_channel_list_build(w.f, g, &one, &cyc), 1);
+	CHECK(cyc.len > 0);
+	dqr_channel_list_free(&one);
+	dqr_cycle_free(&cyc);
+	dqr_cdg_free(g);
+	for (i = 0; i < w.num_links; i++) {
+		tl = layers_of(&w);
+		dqr_vlayers_plan_init(&tp, tl, w.f);
+		t = dqr_lfts_clone(w.t);
+		REQUIRE(t);
+		p = cut_fabric(&w, w.links[i]);
+		REQUIRE(dqr_vlayers_repair(tl, p, t, &st) == 0);
+		REQUIRE(dqr_vlayers_verify(tl, p, t, &v) == 0);
+		CHECK(v.acyclic);
+		/* the generic check agrees with torus_layers' own */
+		CHECK_EQ(dqr_union_vlayers_ok(p, t, t, &tp.lay, why,
+					     sizeof(why)), v.acyclic);
+		CHECK_EQ(dqr_union_vlayers_ok(p, w.t, w.t, &tp.lay, why,
+					     sizeof(why)), 1);
+		CHECK_EQ(dqr_union_vlayers_ok(p, t, t, NULL, why,
+					     sizeof(why)), 0);
+		CHECK_EQ(dqr_plan_proved(p, w.t, t, NULL, 0, NULL, &plan,
+					 &rep), 0);
+		if (dqr_plan_proved_vlayers(p, w.t, t, NULL, 0,
+					   dqr_vlayers_list(tl), &tp.lay,
+					   &plan, &rep) == 1) {
+			proved++;
+			CHECK(rep.proved && rep.safe);
+			CHECK(rep.entries > 0);
+			bad += replay(p, w.t, t, &plan, &tp.lay);
+			stages += plan.num_stages;
+			drains += dqr_plan_drains(&plan);
+		} else {
+			fprintf(stderr, "%s, cable %u: %s\n", spec, i,
+				rep.reason);
+		}
+		dqr_fabric_free(p);
+		dqr_lfts_free(t);
+		dqr_vlayers_free(tl);
+	}
+	CHECK_EQ(proved, w.num_links);
+	CHECK_EQ(bad, 0);
+	printf("%s: %u of %u single cable faults proved on layers; %u "
+	       "stages, %u drains\n", spec, proved, w.num_links, stages,
+	       drains);
+	dqr_plan_release(&plan);
+	world_close(&w);
+}
+
+/* The switch that owns lid (its own LID or its CA's). */
+static uint32_t lid_switch(const struct dqr_fabric *f, uint32_t lid)
+{
+	uint32_t o = dqr_lid_owner(f, lid), node;
+
+	if (o == DQR_NONE)
+		return DQR_NONE;
+	node = f->ports[o].node;
+	if (!dqr_is_switch(f, node))
+		node = dqr_peer_node(f, o);
+	return f->nodes[node].sw_index;
+}
+
+/* A change that must not prove: refused, the list as it was. */
+static void refused(const struct world *w, struct dqr_vlayers *tl,
+		    const struct dqr_vlayers_plan *tp, const struct dqr_lfts *t,
+		    const char *what)
+{
+	struct dqr_dyn_order *cl = dqr_vlayers_list(tl);
+	struct dqr_plan_report rep;
+	struct dqr_plan plan;
+	size_t mark = dqr_dyn_mark(cl);
+	char why[256];
+
+	dqr_plan_init(&plan);
+	CHECK_EQ(dqr_plan_proved_vlayers(w->f, w->t, t, NULL, 0, cl, &tp->lay,
+					&plan, &rep), 0);
+	CHECK(strstr(rep.reason, what) != NULL);
+	CHECK_EQ(dqr_dyn_mark(cl), mark);
+	CHECK_EQ(dqr_union_vlayers_ok(w->f, t, t, &tp->lay, why, sizeof(why)),
+		 0);
+	CHECK_EQ(dqr_plan_change_vlayers(w->f, w->t, t, cl, &tp->lay, &plan,
+					&rep), 0);
+	CHECK_EQ(rep.safe, 0);
+	CHECK_EQ(rep.old_ok, 1);
+	CHECK_EQ(rep.new_ok, 0);
+	printf("refused (%s): %s\n", what, rep.reason);
+	dqr_plan_release(&plan);
+}
+
+/*
+ * Tables held that are bad per layer (as a cable coming back under a
+ * transition left mid-way makes them), towards good ones: withdrawn
+ * first, stage 1 only withdraws and leaves a state that holds per layer,
+ * and the rest replays clean from there to the new tables.
+ */
+static void held_bad(const struct world *w, const struct dqr_vlayers_plan *tp,
+		     const struct dqr_lfts *bad)
+{
+	struct dqr_plan_report rep;
+	struct dqr_plan plan;
+	struct dqr_lfts *s1;
+	const struct dqr_plan_entry *e;
+	uint32_t i;
+	char why[256];
+
+	dqr_plan_init(&plan);
+	CHECK_EQ(dqr_plan_change_vlayers(w->f, bad, w->t, NULL, &tp->lay,
+					&plan, &rep), 0);
+	CHECK(rep.safe && rep.withdrawn && !rep.proved);
+	CHECK(!rep.old_ok && rep.new_ok);
+	CHECK(strstr(rep.reason, "withdrawn first") != NULL);
+	REQUIRE(plan.num_stages == 2);
+	CHECK(dqr_plan_stage_withdraws(&plan, 0));
+	s1 = dqr_lfts_clone(bad);
+	REQUIRE(s1);
+	for (i = plan.stage_off[0]; i < plan.stage_off[1]; i++) {
+		e = &plan.entries[i];
+		dqr_lft_set(s1, e->sw, e->lid, e->new_port);
+	}
+	CHECK_EQ(dqr_union_vlayers_ok(w->f, s1, s1, &tp->lay, why,
+				     sizeof(why)), 1);
+	/* stage 2 from there; stage 1's own union is the bad state's */
+	plan.stage_off[0] = plan.stage_off[1];
+	CHECK_EQ(replay(w->f, s1, w->t, &plan, &tp->lay), 0);
+	printf("held bad: %s\n", rep.reason);
+	dqr_lfts_free(s1);
+	dqr_plan_release(&plan);
+}
+
+/*
+ * 2.  Changes made by hand are refused: an entry pointing back upstream
+ * (a loop), and row y = 0 sent always +x round its ring (routes of
+ * layer 0 through both cuts: a cycle in that layer, no loop).
+ */
+static void test_bad_changes(void)
+{
+	struct dqr_vlayers *tl;
+	struct dqr_vlayers_plan tp;
+	struct dqr_lfts *t;
+	struct world w;
+	uint32_t lid, s, nx, x, d;
+
+	world_open(&w, "torus:5x5");
+	tl = layers_of(&w);
+	dqr_vlayers_plan_init(&tp, tl, w.f);
+
+	/* (1,0) -> (2,0), then (2,0) sends it back */
+	s = 1;
+	t = dqr_lfts_clone(w.t);
+	REQUIRE(t);
+	lid = 0;
+	for (d = 1; d <= w.f->max_lid && !lid; d++)
+		if (lid_switch(w.f, d) == 2 &&
+		    dqr_next_switch(w.f, w.t, 1, d) == 2)
+			lid = d;
+	REQUIRE(lid);
+	nx = 2;
+	/* 2 sends lid back to 1: its port towards 1 is -x, port 2 */
+	dqr_lft_set(t, nx, lid, 2);
+	REQUIRE(dqr_next_switch(w.f, t, nx, lid) == s);
+	refused(&w, tl, &tp, t, "loops");
+	dqr_lfts_free(t);
+
+	t = dqr_lfts_clone(w.t);
+	REQUIRE(t);
+	for (lid = 1; lid <= w.f->max_lid; lid++) {
+		d = lid_switch(w.f, lid);
+		if (d == DQR_NONE || d >= 5)
+			continue;
+		for (x = 0; x < 5; x++)
+			if (x != d)
+				dqr_lft_set(t, x, lid, 1);
+	}
+	refused(&w, tl, &tp, t, "cycle");
+	held_bad(&w, &tp, t);
+	dqr_lfts_free(t);
+	dqr_vlayers_free(tl);
+	world_close(&w);
+}
+
+/*
+ * 3.  Without a list nothing is proved: both tables hold per layer, so
+ * the change is withdrawn, drained and installed (one stage when no
+ * changed entry still forwards), and replays clean.
+ */
+static void test_withdraw(void)
+{
+	struct dqr_vlayers *tl;
+	struct dqr_vlayers_stats st;
+	struct dqr_vlayers_plan tp;
+	struct dqr_plan_report rep;
+	struct dqr_plan plan;
+	struct dqr_fabric *p;
+	struct dqr_lfts *t;
+	struct world w;
+	uint32_t i, two = 0, bad = 0;
+
+	world_open(&w, "torus:5x5");
+	dqr_plan_init(&plan);
+	for (i = 0; i < w.num_links; i++) {
+		tl = layers_of(&w);
+		dqr_vlayers_plan_init(&tp, tl, w.f);
+		t = dqr_lfts_clone(w.t);
+		REQUIRE(t);
+		p = cut_fabric(&w, w.links[i]);
+		REQUIRE(dqr_vlayers_repair(tl, p, t, &st) == 0);
+		CHECK_EQ(dqr_plan_change_vlayers(p, w.t, t, NULL, &tp.lay,
+						&plan, &rep), 0);
+		CHECK(rep.safe && !rep.proved);
+		CHECK(strstr(rep.reason, "no channel list") != NULL);
+		CHECK_EQ(plan.num_stages, rep.withdrawn ? 2 : 1);
+		two += rep.withdrawn > 0;
+		bad += replay(p, w.t, t, &plan, &tp.lay);
+		dqr_fabric_free(p);
+		dqr_lfts_free(t);
+		dqr_vlayers_free(tl);
+	}
+	CHECK(two > 0);
+	CHECK_EQ(bad, 0);
+	printf("without the list: %u of %u changes withdrawn first\n", two,
+	       w.num_links);
+	dqr_plan_release(&plan);
+	world_close(&w);
+}
+
+static uint32_t rnd_state = 2026;
+
+static uint32_t rnd(uint32_t n)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return (rnd_state >> 8) % n;
+}
+
+/* 1 when every switch's route towards lid in t ends at lid's switch. */
+static int all_reach(const struct dqr_fabric *f, const struct dqr_lfts *t,
+		     uint32_t lid)
+{
+	uint32_t sw, x, steps, dst = lid_switch(f, lid);
+
+	for (sw = 0; sw < f->num_switches; sw++) {
+		for (x = sw, steps = 0; x != dst && x != DQR_NONE &&
+		     steps <= f->num_switches; steps++)
+			x = dqr_next_switch(f, t, x, lid);
+		if (x != dst)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * 4.  From tables the list never held: a few entries of one DLID of the
+ * e-cube tables turned to a random neighbour (still loop free), planned
+ * back to e-cube with the list of the e-cube tables alone, as after a
+ * restart.  Packets that take an old entry bring their layers to
+ * switches downstream that the new tables never give them: every plan
+ * the proof makes must replay clean, by the whole judgement, and the
+ * proof must refuse some.
+ */
+static void test_foreign_from(const char *spec, unsigned trials)
+{
+	struct dqr_vlayers *tl;
+	struct dqr_vlayers_plan tp;
+	struct dqr_plan_report rep;
+	struct dqr_plan plan;
+	struct dqr_lfts *from;
+	struct world w;
+	uint32_t lid, sw, k, n, node, proved = 0, refused = 0, bad = 0;
+	unsigned i, pn, np;
+	uint8_t nbr[16];
+	int r;
+
+	world_open(&w, spec);
+	dqr_plan_init(&plan);
+	for (i = 0; i < trials; i++) {
+		from = dqr_lfts_clone(w.t);
+		REQUIRE(from);
+		lid = 1 + rnd(w.f->max_lid);
+		n = 1 + rnd(3);
+		for (k = 0; k < n; k++) {
+			sw = rnd(w.f->num_switches);
+			node = w.f->switches[sw];
+			np = 0;
+			dqr_for_each_linked_port(w.f, node, pn)
+				if (np < sizeof(nbr) &&
+				    dqr_peer_switch(w.f, dqr_port_index(w.f,
+						node, pn)) != DQR_NONE)
+					nbr[np++] = (uint8_t)pn;
+			if (np && sw != lid_switch(w.f, lid))
+				dqr_lft_set(from, sw, lid, nbr[rnd(np)]);
+		}
+		if (!all_reach(w.f, from, lid) || same_tables(from, w.t)) {
+			dqr_lfts_free(from);
+			continue;
+		}
+		tl = layers_of(&w);
+		dqr_vlayers_plan_init(&tp, tl, w.f);
+		r = dqr_plan_proved_vlayers(w.f, from, w.t, NULL, 0,
+					   dqr_vlayers_list(tl), &tp.lay,
+					   &plan, &rep);
+		REQUIRE(r >= 0);
+		if (r) {
+			proved++;
+			bad += replay(w.f, from, w.t, &plan, &tp.lay) != 0;
+		} else {
+			refused++;
+		}
+		dqr_vlayers_free(tl);
+		dqr_lfts_free(from);
+	}
+	CHECK_EQ(bad, 0);
+	CHECK(proved > 0);
+	CHECK(refused > 0);
+	printf("%s: from foreign tables, %u plans proved (%u replay with a "
+	       "failing union), %u refused\n", spec, proved, bad, refused);
+	dqr_plan_release(&plan);
+	world_close(&w);
+}
+
+int main(void)
+{
+	test_every_link("torus:5x5");
+	test_every_link("torus:4x4x3");
+	test_bad_changes();
+	test_withdraw();
+	test_foreign_from("torus:5x5", 1000);
+	test_foreign_from("torus:6x4", 1000);
+	return unit_finish();
+}
