@@ -59,7 +59,7 @@ static size_t resident_bytes(void *arg)
 
 static uint64_t table_entries(const struct dqr_ctx *ctx)
 {
-	const struct dqr_fabric *f = ctx->recon.ref;
+	const struct dqr_fabric *f = ctx->react.recon.ref;
 
 	return f ? (uint64_t)f->num_switches * (f->max_lid + 1) : 0;
 }
@@ -69,12 +69,12 @@ void dqr_budget_start(struct dqr_ctx *ctx, double t0)
 	struct dqr_budget *b = &ctx->budget;
 	uint64_t entries = table_entries(ctx), v;
 
-	v = ctx->opts.budget_ms;
+	v = ctx->react.opts.budget_ms;
 	if (v == DQR_BUDGET_AUTO)
 		v = AUTO_MS_BASE + entries / AUTO_ENTRIES_PER_MS;
 	ctx->budget_ms = v > DQR_BUDGET_MS_MAX ? DQR_BUDGET_MS_MAX :
 			 (unsigned)v;
-	v = ctx->opts.budget_mb;
+	v = ctx->react.opts.budget_mb;
 	if (v == DQR_BUDGET_AUTO)
 		v = AUTO_MB_BASE + (entries * AUTO_BYTES_PER_ENTRY >> 20);
 	ctx->budget_mb = v > DQR_BUDGET_MB_MAX ? DQR_BUDGET_MB_MAX :

@@ -6,11 +6,11 @@
  *
  *   dqr_plugin.c     OpenSM's event plugin: create, delete, events
  *   dqr_engine.c     the routing engine's callbacks, base passes
- *   dqr_reconfig.c   the DQR pass: plan, reroute, judge, hand over
+ *   dqr_reconfig.c   the DQR pass: project, update, judge, hand over
  *   dqr_budget.c     what one DQR pass may spend
- *   dqr_rerouting.c     the FT paper's re-routing layer on VL 1
- *   dqr_vlayers.c      tori on e-cube's virtual layers: path_sl, SL2VL
  *   dqr_transition.c the staged upload of new tables
+ *   dqr_sls.c        path SLs and SL2VL of the topology in force, the
+ *                    VLs the ports carry, lash's SLs
  *   dqr_report.c     log lines
  *   dqr_record.c     the JSON records of reconfigurations and
  *                    transitions, the ids earlier runs left
@@ -18,6 +18,9 @@
  *                    in dqr_status_fmt.c, which knows no OpenSM)
  *   switch_tables.c, subnet_model.c, base_engines.c: OpenSM's switches,
  *                    its subnet and its own engines, at the bottom
+ *
+ * What DQR decides, and everything a topology does differently, is
+ * lib's (reaction/reaction.h): the reactor below holds it.
  */
 #ifndef DQR_CTX_H
 #define DQR_CTX_H
@@ -37,11 +40,7 @@
 #include "fabric/node_index.h"
 #include "fabric/topo_diff.h"
 #include "options/options.h"
-#include "recon/recon.h"
-#include "ftree/rerouting_layer.h"
-#include "mesh/mesh_plugin.h"
-#include "mesh/wrap_bias.h"
-#include "shape/ftree_shape.h"
+#include "reaction/reaction.h"
 #include "transition/plan.h"
 #include "util/budget.h"
 #include "verify/verify.h"
@@ -87,13 +86,6 @@ struct dqr_transition {
 	cl_timer_t timer;
 	int timer_ready;
 	/*
-	 * Set by a DQR pass for the hand-over it makes: DQR's channel list,
-	 * which holds every dependency of the tables held, so that a
-	 * change it proves safe whole needs no planner
-	 * (dqr_plan_proved).  NULL otherwise.
-	 */
-	struct dqr_dyn_order *held_cl;
-	/*
 	 * When the packets of every earlier state are gone (the last stage
 	 * answered plus the drain delay), and whether, until then, every
 	 * dependency they may use is in the channel list (the last
@@ -108,7 +100,6 @@ struct dqr_transition {
 
 struct dqr_ctx {
 	osm_opensm_t *osm;
-	struct dqr_options opts;
 
 	/* our entry in OpenSM's engine list, from setup to destroy */
 	struct osm_routing_engine *re;
@@ -117,50 +108,19 @@ struct dqr_ctx {
 	struct dqr_bases bases;
 	uint64_t passes;
 
-	/* the last pass: the fabric as it was and the tables uploaded */
+	/* the last pass: the fabric as it was, the tables uploaded and
+	 * their judgement (dqr_report.c) */
 	struct dqr_fabric *fabric;
 	struct dqr_lfts *lfts;
-	struct dqr_verify_report report;	/* dqr_report.c */
+	struct dqr_judgement judged;
 	int have_report;
 
-	/* DQR (dqr_reconfig.c): valid while recon_ready */
-	struct dqr_recon recon;
-	int recon_ready;
+	/* the options, DQR's decisions and the topology in force (lib's) */
+	struct dqr_reactor react;
 	uint64_t reconfigs;
 
 	struct dqr_transition transition;	/* dqr_transition.c */
 	uint64_t transitions;
-
-	/* base=uturn: the fat tree of the reference topology, when it ran */
-	struct dqr_ftree *ftree;
-	int ran_uturn;
-	/* base=auto on a mesh, torus or hypercube: lib's routing that ran
-	 * ("updn", "dor", "ecube") and the shape recognised; NULL and ""
-	 * otherwise */
-	const char *ran_grid;
-	char grid_shape[160];
-	/* ERR DQ29: lib's up*\/down* replaced the base's tables */
-	int ran_updn;
-	/* base=auto on a mesh or torus: the DQR paper's plug-in for it */
-	struct dqr_mesh_plugin *mesh;
-	/* a torus routed as its mesh by up*\/down*: wrap cables last */
-	struct dqr_wrap_bias *wraps;
-	/* base=auto on a torus with qos TRUE: e-cube's layers and grid
-	 * (dqr_vlayers.c), until dqr_start_after_base() hands them to recon */
-	struct dqr_vlayers *torus_tl;
-	struct dqr_grid *torus_grid;
-	struct dqr_vlayers_verdict torus_verdict; /* dqr_judge()'s, last */
-	/* the layers SL2VL maps, the layers a move may open included */
-	unsigned torus_vls;
-
-	/* the FT paper's re-routing layer on VL 1 (dqr_rerouting.c) */
-	struct dqr_ml ml;
-	int ml_active;
-	struct dqr_fabric *ml_fabric;	/* the cabling it was made for */
-	struct dqr_node_index *ml_ix;	/* GUID -> node of ml_fabric */
-	/* the fill the switches may still hold: dropped by the next plan */
-	struct dqr_change *ml_drop;
-	uint32_t ml_num_drop;
 
 	/* decided by the first step of a pass, used by the second */
 	int pass_dqr;
@@ -181,7 +141,6 @@ struct dqr_ctx {
 
 	/* dqr_status.c: the counters of dqr.prom, the last reconfiguration */
 	struct dqr_status_counters status;
-	int said_no_tree;	/* dqr_engine.c: uturn_refused() said it */
 };
 
 #endif

@@ -14,15 +14,11 @@
 #include <opensm/osm_opensm.h>
 
 #include "dqr_engine.h"
-#include "dqr_rerouting.h"
-#include "dqr_vlayers.h"
 #include "dqr_reconfig.h"
 #include "dqr_report.h"
+#include "dqr_sls.h"
 #include "dqr_transition.h"
-#include "routing/grid_route.h"
-#include "routing/ref_routing.h"
-#include "routing/uturn_route.h"
-#include "shape/grid_shape.h"
+#include "reaction/base_choice.h"
 #include "subnet_model.h"
 #include "util/timing.h"
 
@@ -34,7 +30,7 @@ struct dqr_ctx *dqr_ctx_new(osm_opensm_t *osm, const struct dqr_options *o)
 	if (!ctx)
 		return NULL;
 	ctx->osm = osm;
-	ctx->opts = *o;
+	dqr_reactor_init(&ctx->react, o);
 	dqr_bases_init(&ctx->bases, osm);
 	if (dqr_transition_init(ctx)) {
 		free(ctx);
@@ -47,7 +43,7 @@ struct dqr_ctx *dqr_ctx_new(osm_opensm_t *osm, const struct dqr_options *o)
 static void drop_last_pass(struct dqr_ctx *ctx)
 {
 	if (ctx->have_report)
-		dqr_verify_report_free(&ctx->report);
+		dqr_judgement_release(&ctx->judged);
 	dqr_fabric_free(ctx->fabric);
 	dqr_lfts_free(ctx->lfts);
 	ctx->have_report = 0;
@@ -63,9 +59,7 @@ void dqr_ctx_free(struct dqr_ctx *ctx)
 	dqr_bases_destroy(&ctx->bases);
 	dqr_recon_drop(ctx);
 	drop_last_pass(ctx);
-	dqr_ftree_free(ctx->ftree);
-	dqr_mesh_plugin_free(ctx->mesh);
-	dqr_wrap_bias_free(ctx->wraps);
+	dqr_reactor_release(&ctx->react);
 	free(ctx);
 }
 
@@ -114,54 +108,16 @@ static int start_and_hand_over(struct dqr_ctx *ctx, double ms_model)
 
 	dqr_start_after_base(ctx, &filled);
 	dqr_fmt_base(ctx, base, sizeof(base));
-	if (!ctx->opts.verify) {
+	if (!ctx->react.opts.verify) {
 		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
 			"dqr: base %s: verify=off, filled %" PRIu64
 			" entries\n", base, filled);
-		return dqr_hand_over(ctx, ctx->fabric, ctx->lfts, base);
+		return dqr_hand_over(ctx, ctx->fabric, ctx->lfts, NULL, base);
 	}
 	snprintf(what, sizeof(what), "base %s", base);
 	/* whatever the verdict, the base's own tables stand */
 	dqr_judge(ctx, what, ms_model, filled);
-	return dqr_hand_over(ctx, ctx->fabric, ctx->lfts, what);
-}
-
-/* Why base=uturn could not route: loud when the user asked for it. */
-static void uturn_refused(struct dqr_ctx *ctx, const char *why)
-{
-	if (ctx->opts.base == DQR_BASE_UTURN)
-		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ24: dqr: "
-			"base=uturn cannot route this fabric (%s); routing "
-			"with updn instead\n", why);
-	else
-		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: 'uturn' does "
-			"not fit (%s), trying a mesh or hypercube, then "
-			"'ftree'\n", why);
-	/* what needs the fat tree, said once: the shape is known now */
-	if (!ctx->said_no_tree && (ctx->opts.stretch != DQR_STRETCH_OFF ||
-				   (ctx->opts.vl_layer &&
-				    ctx->osm->subn.opt.qos)))
-		OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO,
-			"osmdqr: NOTICE: no fat tree, so no re-routing "
-			"layer: vl_layer and stretch= have no effect; DQR "
-			"repairs in one layer and fallback=%s applies where "
-			"that cannot hold the repair\n",
-			dqr_fallback_names[ctx->opts.fallback]);
-	ctx->said_no_tree = 1;
-}
-
-static void log_uturn(struct dqr_ctx *ctx, const struct dqr_ftree *ft,
-		      const struct dqr_uturn_stats *st)
-{
-	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: uturn: fat tree of %u "
-		"levels, %u switch groups, %u end ports; %" PRIu64 " switch "
-		"entries towards switches need a U-turn (%" PRIu64 " turn "
-		"at their group's U-turn switch, %" PRIu64 " elsewhere, %"
-		PRIu64 " turn further down), %" PRIu64 " left to DQR, %.1f "
-		"ms\n",
-		ft->num_levels, ft->num_groups, ft->num_end, st->uturn_entries,
-		st->at_group_uturn, st->elsewhere, st->down_first,
-		st->unrouted, st->us / 1e3);
+	return dqr_hand_over(ctx, ctx->fabric, ctx->lfts, NULL, what);
 }
 
 /*
@@ -172,167 +128,60 @@ static void log_uturn(struct dqr_ctx *ctx, const struct dqr_ftree *ft,
 static int uturn_pass(struct dqr_ctx *ctx)
 {
 	struct dqr_model_stats mst;
-	struct dqr_uturn_stats st;
 	struct dqr_fabric *f;
 	struct dqr_lfts *held, *t;
-	struct dqr_ftree *ft;
 	char err[256];
 	double t0 = dqr_now_ms();
+	int ret;
 
 	ctx->bases.ran = NULL;
 	ctx->bases.failed = 0;
 	forward_optional(ctx);
+	dqr_read_vl_caps(ctx, &ctx->react.caps);
 	if (dqr_subnet_model_build(&ctx->osm->subn, &f, &held, &mst, err,
 				   sizeof(err))) {
-		uturn_refused(ctx, err);
+		dqr_choose_no_fat_tree(&ctx->react, err);
+		dqr_log_notes(ctx, &ctx->react.notes);
 		return 1;
 	}
 	dqr_lfts_free(held);
-	if (dqr_ftree_detect(f, &ft, err, sizeof(err))) {
-		uturn_refused(ctx, err);
-		dqr_fabric_free(f);
-		return 1;
-	}
-	if (dqr_uturn_route(f, ft, &t, &st, err, sizeof(err))) {
-		uturn_refused(ctx, err);
-		dqr_ftree_free(ft);
+	ret = dqr_choose_fat_tree(&ctx->react, f, &t);
+	dqr_log_notes(ctx, &ctx->react.notes);
+	if (ret) {
 		dqr_fabric_free(f);
 		return 1;
 	}
 	drop_last_pass(ctx);
 	ctx->fabric = f;
 	ctx->lfts = t;
-	dqr_ftree_free(ctx->ftree);
-	ctx->ftree = ft;
-	ctx->ran_uturn = 1;
-	log_uturn(ctx, ft, &st);
 	return start_and_hand_over(ctx, dqr_now_ms() - t0);
 }
 
 /*
- * The routing of a recognised grid, or 1 when lib's failed.  lib's
- * routings go by topo_gen's port numbers, so they route a conformed copy
- * whose tables are mapped back.
- */
-static int grid_route(struct dqr_ctx *ctx, const struct dqr_fabric *f,
-		      const struct dqr_grid *g, const char *desc,
-		      enum dqr_ref_kind kind, struct dqr_lfts **out)
-{
-	char err[256];
-
-	/*
-	 * Shortest (e-cube) routes around a ring close a cycle on one VL;
-	 * they need a VL per layer, and OpenSM programs SL2VL tables only
-	 * with qos TRUE.  The mesh's routing never takes a wrap cable:
-	 * deadlock free on one VL, and the mesh plug-in repairs it
-	 * (doc/grids.md).
-	 */
-	if (g->kind == DQR_GRID_TORUS &&
-	    (kind == DQR_REF_DOR || kind == DQR_REF_UPDN_MESH) &&
-	    !dqr_vlayers_wanted(ctx))
-		OSM_LOG(&ctx->osm->log, OSM_LOG_SYS | OSM_LOG_INFO,
-			"osmdqr: NOTICE: %s: routed as a mesh on one VL "
-			"(%s without the wrap cables, which carry only "
-			"repairs); 'qos TRUE' in opensm.conf routes the "
-			"shortest way round the rings, by e-cube on virtual "
-			"layers\n", desc, kind == DQR_REF_DOR ?
-			"dimension order" : "up*/down* from a corner");
-	if (dqr_grid_route(f, g, kind, out, err, sizeof(err))) {
-		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ35: dqr: %s: "
-			"%s routing failed (%s); OpenSM's engines route it\n",
-			desc, dqr_ref_name(kind), err);
-		return 1;
-	}
-	return 0;
-}
-
-/* What the shape line says of the routing grid_pass() gives g. */
-static const char *grid_routing_phrase(const struct dqr_ctx *ctx,
-				       const struct dqr_grid *g)
-{
-	int updn = ctx->opts.mesh_routing == DQR_MESH_UPDN;
-
-	if (g->kind == DQR_GRID_HYPERCUBE)
-		return "lib's e-cube routing (deadlock free on one VL)";
-	if (g->kind == DQR_GRID_TORUS && dqr_vlayers_wanted(ctx))
-		return "lib's e-cube routing on virtual layers where the torus "
-		       "allows it (qos TRUE), repaired with the DQR paper's "
-		       "mesh plug-in in every layer";
-	if (g->kind == DQR_GRID_TORUS && updn)
-		return "lib's up*/down* routing from a corner of the mesh "
-		       "inside the torus (mesh_routing=updn: deadlock free on "
-		       "one VL; the wrap cables serve the repairs the mesh "
-		       "cannot), repaired with the DQR paper's mesh plug-in";
-	if (updn)
-		return "lib's up*/down* routing from the corner "
-		       "(mesh_routing=updn: shortest routes, deadlock free on "
-		       "one VL, room for DQR's repairs), repaired with the "
-		       "DQR paper's mesh plug-in";
-	return "lib's dimension-order routing (deadlock free on one VL), "
-	       "repaired with the DQR paper's mesh plug-in";
-}
-
-/*
- * base=auto on a fabric that is no fat tree: a mesh is routed by lib's
- * up*\/down* from its corner (dimension order with mesh_routing=dor), a
- * torus by e-cube on virtual layers (qos TRUE) or else as its mesh the
- * same way, a hypercube by e-cube; the tables go to OpenSM and DQR as
- * uturn_pass's do.  Returns what OpenSM's second step expects,
- * or 1 when OpenSM's engines must route (no grid).
+ * base=auto on a fabric that is no fat tree: lib's routing of a mesh,
+ * torus or hypercube it recognises (reaction/base_choice.h); the tables
+ * go to OpenSM and DQR as uturn_pass's do.  Returns what OpenSM's second
+ * step expects, or 1 when OpenSM's engines must route (no grid).
  */
 static int grid_pass(struct dqr_ctx *ctx)
 {
 	struct dqr_model_stats mst;
 	struct dqr_fabric *f;
-	struct dqr_lfts *held, *t = NULL;
-	struct dqr_grid *g;
-	char err[256], desc[160];
+	struct dqr_lfts *held, *t;
+	char err[256];
 	double t0 = dqr_now_ms();
-	enum dqr_grid_kind g_kind;
-	int mesh_updn;
+	int ret;
 
 	if (dqr_subnet_model_build(&ctx->osm->subn, &f, &held, &mst, err,
 				   sizeof(err)))
 		return 1;	/* uturn_pass logged why */
 	dqr_lfts_free(held);
-	if (dqr_grid_detect(f, &g, err, sizeof(err))) {
-		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: shape: no mesh, "
-			"torus or hypercube (%s); trying 'ftree'\n", err);
+	ret = dqr_choose_grid(&ctx->react, f, &t);
+	dqr_log_notes(ctx, &ctx->react.notes);
+	if (ret) {
 		dqr_fabric_free(f);
 		return 1;
 	}
-	dqr_grid_describe(g, desc, sizeof(desc));
-	g_kind = g->kind;
-	mesh_updn = g->kind != DQR_GRID_HYPERCUBE &&
-		    ctx->opts.mesh_routing == DQR_MESH_UPDN;
-	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: shape: %s, %u switches; "
-		"%s\n", desc, g->num_switches, grid_routing_phrase(ctx, g));
-	if (g_kind == DQR_GRID_TORUS && dqr_vlayers_wanted(ctx) &&
-	    !grid_route(ctx, f, g, desc, DQR_REF_DOR_WRAP, &t) &&
-	    dqr_vlayers_take(ctx, f, &g, t, desc)) {
-		dqr_lfts_free(t);
-		t = NULL;
-	}
-	if (!t && grid_route(ctx, f, g, desc, g_kind == DQR_GRID_HYPERCUBE ?
-			     DQR_REF_ECUBE : mesh_updn ? DQR_REF_UPDN_MESH :
-			     DQR_REF_DOR, &t)) {
-		dqr_grid_free(g);
-		dqr_fabric_free(f);
-		return 1;
-	}
-	mesh_updn = mesh_updn && !ctx->torus_tl;	/* not on the layers */
-	if (g_kind != DQR_GRID_HYPERCUBE && !ctx->torus_tl) {
-		ctx->mesh = dqr_mesh_plugin_new(f, g);
-		if (!ctx->mesh)
-			OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ14: "
-				"dqr: out of memory for the mesh plug-in; DQR "
-				"repairs without it\n");
-		if (mesh_updn && dqr_wrap_bias_new(f, g, &ctx->wraps))
-			OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ14: "
-				"dqr: out of memory for the wrap cables' "
-				"preference; DQR repairs without it\n");
-	}
-	dqr_grid_free(g);
 	drop_last_pass(ctx);
 	ctx->fabric = f;
 	ctx->lfts = t;
@@ -340,13 +189,11 @@ static int grid_pass(struct dqr_ctx *ctx)
 	 * No OpenSM engine ran: the optional callbacks (SL, VL, multicast)
 	 * go to OpenSM's engine of the same kind, dimension order (or
 	 * up*\/down*), which base=auto never set up (unset callbacks); the
-	 * log and the status name lib's routing (ran_grid).
+	 * log and the status name lib's routing.
 	 */
-	ctx->bases.ran = &ctx->bases.base[mesh_updn ? DQR_BASE_UPDN :
-					  DQR_BASE_DOR];
-	ctx->ran_grid = g_kind == DQR_GRID_HYPERCUBE || ctx->torus_tl ?
-			"ecube" : mesh_updn ? "updn" : "dor";
-	snprintf(ctx->grid_shape, sizeof(ctx->grid_shape), "%s", desc);
+	ctx->bases.ran = &ctx->bases.base[
+		!strcmp(ctx->react.topo.routing, "updn") ? DQR_BASE_UPDN :
+		DQR_BASE_DOR];
 	forward_optional(ctx);
 	return start_and_hand_over(ctx, dqr_now_ms() - t0);
 }
@@ -358,24 +205,15 @@ static int grid_pass(struct dqr_ctx *ctx)
 static int base_pass(struct dqr_ctx *ctx)
 {
 	double ms;
-	int ret, choice = ctx->opts.base;
+	int ret, choice = ctx->react.opts.base;
 
 	dqr_recon_drop(ctx);
-	ctx->ran_uturn = 0;
-	ctx->ran_grid = NULL;
-	ctx->ran_updn = 0;
-	ctx->grid_shape[0] = '\0';
-	dqr_mesh_plugin_free(ctx->mesh);
-	ctx->mesh = NULL;
-	dqr_wrap_bias_free(ctx->wraps);
-	ctx->wraps = NULL;
-	dqr_vlayers_drop(ctx);
+	dqr_reactor_reset(&ctx->react);
 	if (ctx->try_uturn) {
 		ctx->try_uturn = 0;
 		ret = uturn_pass(ctx);
 		if (ret != 1)
 			return ret;
-		ctx->ran_uturn = 0;
 		if (choice == DQR_BASE_UTURN)
 			choice = DQR_BASE_UPDN;
 		if (choice == DQR_BASE_AUTO) {
@@ -393,7 +231,9 @@ static int base_pass(struct dqr_ctx *ctx)
 	}
 	if (model_pass(ctx, &ms))
 		return 0;
-	dqr_vlayers_take_lash(ctx);
+	/* a base of OpenSM's: DQR in one layer, or on lash's layers */
+	dqr_topology_any(&ctx->react, dqr_bases_layered(&ctx->bases));
+	dqr_sls_take_lash(ctx);
 	return start_and_hand_over(ctx, ms);
 }
 
@@ -415,17 +255,6 @@ static void tr_dump_tables(void *context)
 		re->ucast_dump_tables(re->context);
 }
 
-static void tr_update_sl2vl(void *context, osm_physp_t *port,
-			    uint8_t in_port_num, uint8_t out_port_num,
-			    ib_slvl_table_t *t)
-{
-	struct osm_routing_engine *re = ran_re(context);
-
-	if (re && re->update_sl2vl)
-		re->update_sl2vl(re->context, port, in_port_num, out_port_num,
-				 t);
-}
-
 static void tr_update_vlarb(void *context, osm_physp_t *port,
 			    uint8_t port_num, ib_vl_arb_table_t *block,
 			    unsigned block_length, unsigned block_num)
@@ -435,16 +264,6 @@ static void tr_update_vlarb(void *context, osm_physp_t *port,
 	if (re && re->update_vlarb)
 		re->update_vlarb(re->context, port, port_num, block,
 				 block_length, block_num);
-}
-
-static uint8_t tr_path_sl(void *context, uint8_t path_sl_hint,
-			  const ib_net16_t slid, const ib_net16_t dlid)
-{
-	struct osm_routing_engine *re = ran_re(context);
-
-	if (re && re->path_sl)
-		return re->path_sl(re->context, path_sl_hint, slid, dlid);
-	return path_sl_hint;
 }
 
 static ib_api_status_t tr_mcast_build_stree(void *context,
@@ -470,9 +289,7 @@ static void forward_optional(struct dqr_ctx *ctx)
 		return;
 	re->ucast_dump_tables = base && base->ucast_dump_tables ?
 				tr_dump_tables : NULL;
-	re->update_sl2vl = base && base->update_sl2vl ? tr_update_sl2vl : NULL;
 	re->update_vlarb = base && base->update_vlarb ? tr_update_vlarb : NULL;
-	re->path_sl = base && base->path_sl ? tr_path_sl : NULL;
 	re->mcast_build_stree = base && base->mcast_build_stree ?
 				tr_mcast_build_stree : NULL;
 	/*
@@ -483,8 +300,8 @@ static void forward_optional(struct dqr_ctx *ctx)
 		re->type = OSM_ROUTING_ENGINE_TYPE_LASH;
 	else
 		re->type = ctx->own_type;
-	dqr_rerouting_hook(ctx);
-	dqr_vlayers_hook(ctx);
+	/* path SLs and SL2VL: the topology's, or the base's */
+	dqr_sls_hook(ctx);
 }
 
 /* ------------------------------------------------------------------ */
@@ -497,12 +314,12 @@ static void forward_optional(struct dqr_ctx *ctx)
  */
 static int base_lid_matrices(struct dqr_ctx *ctx)
 {
-	ctx->try_uturn = ctx->opts.base == DQR_BASE_UTURN ||
-			 ctx->opts.base == DQR_BASE_AUTO;
+	ctx->try_uturn = ctx->react.opts.base == DQR_BASE_UTURN ||
+			 ctx->react.opts.base == DQR_BASE_AUTO;
 	if (ctx->try_uturn)
 		return osm_ucast_mgr_build_lid_matrices(
 			&ctx->osm->sm.ucast_mgr);
-	return dqr_bases_lid_matrices(&ctx->bases, ctx->opts.base);
+	return dqr_bases_lid_matrices(&ctx->bases, ctx->react.opts.base);
 }
 
 /*

@@ -1,9 +1,9 @@
 /*
  * dqr_reconfig.h - DQR inside OpenSM: the reconfiguration pass.
  *
- * Called by the engine (dqr_engine.c); calls down into the re-routing
- * layer (dqr_rerouting.h), the transition driver (dqr_transition.h) and
- * the reports (dqr_report.h).
+ * Called by the engine (dqr_engine.c); calls down into the transition
+ * driver (dqr_transition.h), the SLs (dqr_sls.h) and the reports
+ * (dqr_report.h).  The decisions are lib's reactor's (ctx->react).
  */
 #ifndef DQR_RECONFIG_H
 #define DQR_RECONFIG_H
@@ -12,7 +12,8 @@
 
 #include "dqr_ctx.h"
 
-/* Forgets DQR's state (channel list, plan, re-routing layer). */
+/* Forgets DQR's state (channel list, plan, re-routing layer); the
+ * topology stays. */
 void dqr_recon_drop(struct dqr_ctx *ctx);
 
 /*
@@ -40,9 +41,11 @@ int dqr_run_pass(struct dqr_ctx *ctx);
 /*
  * Hands target (indices of f) to OpenSM: stage by stage from the tables
  * the switches hold, or at once for the first routing of the subnet
- * (nothing held yet) and with transition=oneshot.
+ * (nothing held yet) and with transition=oneshot.  r: DQR's answer that
+ * made target, or NULL for a base routing.
  */
 int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
-		  const struct dqr_lfts *target, const char *what);
+		  const struct dqr_lfts *target,
+		  const struct dqr_reaction *r, const char *what);
 
 #endif

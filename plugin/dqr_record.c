@@ -146,8 +146,8 @@ static int jadd_list(struct json_object *o, const char *key,
 
 static int jadd_changed(struct json_object *o, const struct dqr_ctx *ctx)
 {
-	const struct dqr_recon_change *c = &ctx->recon.change;
-	const struct dqr_fabric *f = ctx->recon.ref;
+	const struct dqr_recon_change *c = &ctx->react.recon.change;
+	const struct dqr_fabric *f = ctx->react.recon.ref;
 
 	return jadd_list(o, "links_failed", f, c->links_failed,
 			 c->num_links_failed, jlink) ||
@@ -161,36 +161,28 @@ static int jadd_changed(struct json_object *o, const struct dqr_ctx *ctx)
 /* What the mesh plug-in did, on the meshes and tori it serves. */
 static int jadd_mesh(struct json_object *o, const struct dqr_ctx *ctx)
 {
-	const struct dqr_mesh_stats *ms;
+	struct dqr_plugin_stats st;
 	struct json_object *m;
 
-	if (ctx->recon_ready && ctx->recon.tl) {
-		const struct dqr_vlayers_stats *ts = &ctx->recon.torus;
-
-		m = json_object_new_object();
-		return jadd(o, "mesh_plugin", m) ||
-		       jadd_u64(m, "links_failed", ts->links_failed) ||
-		       jadd_u64(m, "links_bypassed", ts->links_bypassed) ||
-		       jadd_u64(m, "links_searched", ts->links_searched) ||
-		       jadd_u64(m, "lids_searched", ts->lids_searched) ||
-		       jadd_u64(m, "lids_moved", ts->lids_moved) ||
-		       jadd_u64(m, "pairs_moved", ts->pairs_moved) ||
-		       jadd_u64(m, "pairs_on_moved_sl",
-				dqr_vlayers_moved(ctx->recon.tl)) ||
-		       jadd_u64(m, "turns", ts->turns) ||
-		       jadd_u64(m, "reorders", ts->reorders) ||
-		       jadd_u64(m, "layers",
-				dqr_vlayers_count(ctx->recon.tl));
-	}
-	if (!ctx->ran_grid || !ctx->mesh)
+	dqr_topology_plugin_stats(&ctx->react, &st);
+	if (!st.present)
 		return 0;
-	ms = dqr_mesh_plugin_stats(ctx->mesh);
 	m = json_object_new_object();
-	return jadd(o, "mesh_plugin", m) ||
-	       jadd_u64(m, "links_failed", ms->links_failed) ||
-	       jadd_u64(m, "links_bypassed", ms->links_bypassed) ||
-	       jadd_u64(m, "turns", ms->turns) ||
-	       jadd_u64(m, "reorders", ms->reorders);
+	if (jadd(o, "mesh_plugin", m) ||
+	    jadd_u64(m, "links_failed", st.links_failed) ||
+	    jadd_u64(m, "links_bypassed", st.links_bypassed))
+		return -1;
+	if (st.layered &&
+	    (jadd_u64(m, "links_searched", st.links_searched) ||
+	     jadd_u64(m, "lids_searched", st.lids_searched) ||
+	     jadd_u64(m, "lids_moved", st.lids_moved) ||
+	     jadd_u64(m, "pairs_moved", st.pairs_moved) ||
+	     jadd_u64(m, "pairs_on_moved_sl", st.pairs_on_moved_sl)))
+		return -1;
+	if (jadd_u64(m, "turns", st.turns) ||
+	    jadd_u64(m, "reorders", st.reorders))
+		return -1;
+	return st.layered && jadd_u64(m, "layers", st.layers);
 }
 
 /* 1 when the records have a place (dump_files_dir) */

@@ -17,7 +17,6 @@
 
 #include "dqr_record.h"
 #include "dqr_report.h"
-#include "dqr_vlayers.h"
 #include "routes/route_walk.h"
 #include "util/timing.h"
 #include "verify/verify.h"
@@ -39,7 +38,7 @@ static int fmt_channel(const struct dqr_fabric *f, uint32_t ch, char *buf,
 
 static void log_cycle(struct dqr_ctx *ctx, const char *what)
 {
-	const struct dqr_cycle *c = &ctx->report.cycle;
+	const struct dqr_cycle *c = &ctx->judged.v.cycle;
 	char line[1536], ch[40];
 	size_t used = 0;
 	uint32_t i, show;
@@ -59,24 +58,26 @@ static void log_cycle(struct dqr_ctx *ctx, const char *what)
 		fmt_channel(ctx->fabric, c->channels[0], ch, sizeof(ch));
 		snprintf(line + used, sizeof(line) - used, " -> %s", ch);
 	}
-	if (ctx->ml_active) {
+	switch (ctx->judged.kind) {
+	case DQR_JUDGED_TWO_VLS:
 		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
 			"dqr: the tables of %s close a cycle of %u channels "
 			"in one layer, as routes through the re-routing "
 			"layer do; on their two VLs each layer is acyclic: "
 			"%s\n", what, c->len, line);
 		return;
-	}
-	if (ctx->recon_ready && ctx->recon.tl) {
+	case DQR_JUDGED_VLAYERS:
 		/* the layers' own verdict follows, an ERR when cyclic */
 		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
 			"dqr: the tables of %s close a cycle of %u channels "
 			"in one layer, as shortest routes round a ring do; "
 			"%s layers are judged on their own VLs: %s\n",
-			what, c->len, dqr_vlayers_whose(ctx), line);
+			what, c->len, dqr_topology_whose(&ctx->react), line);
 		return;
+	default:
+		break;
 	}
-	if (!ctx->pass_dqr && dqr_bases_layered(&ctx->bases)) {
+	if (!ctx->pass_dqr && ctx->judged.kind == DQR_JUDGED_BASE_SLS) {
 		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
 			"dqr: the tables of %s close a cycle of %u "
 			"channels in the one-layer channel dependency graph; "
@@ -95,7 +96,7 @@ static void log_cycle(struct dqr_ctx *ctx, const char *what)
 /* A few unrouted pairs, for whoever raised the log level to see why. */
 static void log_examples(struct dqr_ctx *ctx)
 {
-	const struct dqr_verify_report *r = &ctx->report;
+	const struct dqr_verify_report *r = &ctx->judged.v;
 	const struct dqr_fabric *f = ctx->fabric;
 	char src[40];
 	uint32_t i;
@@ -114,10 +115,30 @@ static void log_examples(struct dqr_ctx *ctx)
 	}
 }
 
+/* What the summary says of a cycle on one layer, by the judgement. */
+static const char *cycle_phrase(const struct dqr_judgement *j,
+				int pass_dqr)
+{
+	if (!j->v.cycle_found)
+		return "no";
+	switch (j->kind) {
+	case DQR_JUDGED_TWO_VLS:
+		return "yes (one layer; none on the two VLs)";
+	case DQR_JUDGED_VLAYERS:
+		return j->vv.acyclic ? "yes (one layer; none on the torus's "
+		       "layers)" : "yes (and on a layer of the torus)";
+	case DQR_JUDGED_BASE_SLS:
+		return pass_dqr ? "yes" :
+		       "yes (one layer; base uses SL layers)";
+	default:
+		return "yes";
+	}
+}
+
 static void log_pass(struct dqr_ctx *ctx, const char *what, double ms_model,
 		     double ms_verify, uint64_t filled)
 {
-	const struct dqr_verify_report *r = &ctx->report;
+	const struct dqr_verify_report *r = &ctx->judged.v;
 	uint64_t sw_inv, no_path = 0;
 	int k;
 
@@ -133,14 +154,7 @@ static void log_pass(struct dqr_ctx *ctx, const char *what, double ms_model,
 		"), cycle %s, filled %" PRIu64 " entries, model %.2f ms, "
 		"verify %.2f ms\n", what, r->switches, r->end_ports, r->lids,
 		r->channels, r->dependencies, dqr_report_unreachable(r),
-		sw_inv, no_path,
-		!r->cycle_found ? "no" :
-		ctx->ml_active ? "yes (one layer; none on the two VLs)" :
-		ctx->recon_ready && ctx->recon.tl ?
-		(ctx->torus_verdict.acyclic ? "yes (one layer; none on the "
-		 "torus's layers)" : "yes (and on a layer of the torus)") :
-		!ctx->pass_dqr && dqr_bases_layered(&ctx->bases) ?
-		"yes (one layer; base uses SL layers)" : "yes",
+		sw_inv, no_path, cycle_phrase(&ctx->judged, ctx->pass_dqr),
 		filled, ms_model, ms_verify);
 }
 
@@ -148,13 +162,14 @@ int dqr_judge(struct dqr_ctx *ctx, const char *what, double ms_model,
 	      uint64_t filled)
 {
 	osm_log_t *log = &ctx->osm->log;
+	const struct dqr_judgement *j = &ctx->judged;
 	double t0 = dqr_now_ms();
 
 	if (ctx->have_report)
-		dqr_verify_report_free(&ctx->report);
+		dqr_judgement_release(&ctx->judged);
 	ctx->have_report = 0;
-	if (dqr_verify(ctx->fabric, ctx->lfts, &ctx->report, NULL)) {
-		dqr_verify_report_free(&ctx->report);
+	if (dqr_react_judge(&ctx->react, ctx->fabric, ctx->lfts,
+			    &ctx->judged)) {
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ0A: dqr: out of memory "
 			"verifying %u switches x %u LIDs; the tables of %s "
 			"go out unverified\n", ctx->fabric->num_switches,
@@ -162,37 +177,54 @@ int dqr_judge(struct dqr_ctx *ctx, const char *what, double ms_model,
 		return -1;
 	}
 	ctx->have_report = 1;
-	if (ctx->recon_ready && ctx->recon.tl &&
-	    dqr_vlayers_verify(ctx->recon.tl, ctx->fabric, ctx->lfts,
-				    &ctx->torus_verdict)) {
-		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ0A: dqr: out of memory "
-			"verifying the layers of the torus; the tables of %s "
-			"go out unverified\n", what);
-		return -1;
-	}
 	log_pass(ctx, what, ms_model, dqr_now_ms() - t0, filled);
-	if (ctx->report.cycle_found)
+	if (j->v.cycle_found)
 		log_cycle(ctx, what);
-	if (ctx->report.loop_entries)
+	if (j->v.loop_entries)
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ0E: dqr: the tables of %s "
 			"have %" PRIu64 " entries on forwarding loops\n", what,
-			ctx->report.loop_entries);
+			j->v.loop_entries);
 	if (osm_log_is_active(log, OSM_LOG_VERBOSE))
 		log_examples(ctx);
-	if (ctx->ml_active)
-		/* dqr_rerouting_update() kept only a layer both VLs hold */
-		return !ctx->ml.st.vl.deadlock_free ||
-		       ctx->report.loop_entries;
-	if (ctx->recon_ready && ctx->recon.tl) {
-		if (!ctx->torus_verdict.acyclic)
-			OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ0D: dqr: deadlock "
-				"possible: the tables of %s close a cycle on "
-				"layer %u of the torus\n", what,
-				ctx->torus_verdict.cyclic_layer);
-		return !ctx->torus_verdict.acyclic ||
-		       ctx->report.loop_entries;
+	if (j->kind == DQR_JUDGED_VLAYERS && !j->vv.acyclic)
+		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ0D: dqr: deadlock "
+			"possible: the tables of %s close a cycle on layer %u "
+			"of the torus\n", what, j->vv.cyclic_layer);
+	return !dqr_judgement_safe(j);
+}
+
+void dqr_log_notes(struct dqr_ctx *ctx, const struct dqr_notes *ns)
+{
+	osm_log_t *log = &ctx->osm->log;
+	const struct dqr_note *n;
+	unsigned i;
+
+	for (i = 0; i < ns->len; i++) {
+		n = &ns->note[i];
+		switch (n->level) {
+		case DQR_NOTE_VERBOSE:
+			OSM_LOG(log, OSM_LOG_VERBOSE, "dqr: %s\n", n->text);
+			break;
+		case DQR_NOTE_INFO:
+			OSM_LOG(log, OSM_LOG_INFO, "dqr: %s\n", n->text);
+			break;
+		case DQR_NOTE_SYS:
+			OSM_LOG(log, OSM_LOG_SYS | OSM_LOG_INFO, "osmdqr: %s\n",
+				n->text);
+			break;
+		case DQR_NOTE_NOTICE:
+			OSM_LOG(log, OSM_LOG_SYS | OSM_LOG_INFO, "osmdqr: "
+				"NOTICE: %s\n", n->text);
+			break;
+		case DQR_NOTE_ERROR:
+			OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ%s: dqr: %s\n",
+				n->code, n->text);
+			break;
+		}
 	}
-	return ctx->report.cycle_found || ctx->report.loop_entries;
+	if (ns->dropped)
+		OSM_LOG(log, OSM_LOG_VERBOSE, "dqr: %u more notes dropped\n",
+			ns->dropped);
 }
 
 /* links, switches and cut-off LIDs the log line names; the rest counted */
@@ -284,8 +316,8 @@ static void fmt_list(const struct dqr_fabric *f, const char *what,
 /* What failed and what came back, for the reconfiguration's line. */
 static void fmt_changed(const struct dqr_ctx *ctx, char *buf, size_t len)
 {
-	const struct dqr_recon_change *c = &ctx->recon.change;
-	const struct dqr_fabric *f = ctx->recon.ref;
+	const struct dqr_recon_change *c = &ctx->react.recon.change;
+	const struct dqr_fabric *f = ctx->react.recon.ref;
 	size_t used = 0;
 
 	buf[0] = '\0';
@@ -307,8 +339,8 @@ static void fmt_changed(const struct dqr_ctx *ctx, char *buf, size_t len)
  */
 static void log_cut(struct dqr_ctx *ctx)
 {
-	const struct dqr_recon_change *c = &ctx->recon.change;
-	const struct dqr_fabric *f = ctx->recon.ref;
+	const struct dqr_recon_change *c = &ctx->react.recon.change;
+	const struct dqr_fabric *f = ctx->react.recon.ref;
 	char line[3072], one[512];
 	uint32_t i, j, lid, sw, owner, lids = 0, shown = 0, on;
 	size_t used = 0;
@@ -383,7 +415,7 @@ void dqr_log_reconfig(struct dqr_ctx *ctx, const struct dqr_recon_result *r,
 		s->moved, s->unreachable, s->failed, r->us_total, t->project,
 		t->reroute, t->verify, t->plan, handed);
 	/* "no legal route" and "no legal route, not uploaded" */
-	if (ctx->recon.change.num_cut && ctx->recon.ref &&
+	if (ctx->react.recon.change.num_cut && ctx->react.recon.ref &&
 	    !strncmp(outcome, "no legal route", 14))
 		log_cut(ctx);
 	dqr_record_reconfig(ctx, r, outcome);

@@ -15,12 +15,16 @@
 #include "dqr_record.h"
 
 /*
- * Verifies ctx->fabric and ctx->lfts into ctx->report and logs the
- * verdict.  Returns 1 when the tables may deadlock or loop, 0 when they
- * are safe, -1 when they could not be verified (logged).
+ * Judges ctx->fabric and ctx->lfts into ctx->judged, in the terms of the
+ * topology in force, and logs the verdict.  Returns 1 when the tables
+ * may deadlock or loop, 0 when they are safe, -1 when they could not be
+ * verified (logged).
  */
 int dqr_judge(struct dqr_ctx *ctx, const char *what, double ms_model,
 	      uint64_t filled);
+
+/* The reactor's notes (lib/reaction/notes.h), each at its level. */
+void dqr_log_notes(struct dqr_ctx *ctx, const struct dqr_notes *ns);
 
 /* The INFO line and the JSON record of reconfiguration ctx->reconfigs. */
 void dqr_log_reconfig(struct dqr_ctx *ctx, const struct dqr_recon_result *r,

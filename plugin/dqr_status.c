@@ -17,7 +17,6 @@
 
 #include "dqr_ctx.h"
 #include "dqr_status.h"
-#include "dqr_vlayers.h"
 
 void dqr_fmt_base(const struct dqr_ctx *ctx, char *buf, size_t len)
 {
@@ -26,11 +25,11 @@ void dqr_fmt_base(const struct dqr_ctx *ctx, char *buf, size_t len)
 	int id, first = 1;
 
 	/* the routing in force, and what it replaced */
-	used = snprintf(buf, len, "%s%s", ctx->ran_updn ? "updn instead of " :
-			"", ctx->ran_uturn ? "uturn" :
-			ctx->ran_grid ? ctx->ran_grid :
+	used = snprintf(buf, len, "%s%s", ctx->react.updn_instead ?
+			"updn instead of " : "",
+			*ctx->react.topo.routing ? ctx->react.topo.routing :
 			b->ran ? dqr_base_name(b->ran) : "none");
-	if (ctx->opts.base != DQR_BASE_AUTO || used >= len)
+	if (ctx->react.opts.base != DQR_BASE_AUTO || used >= len)
 		return;
 	used += snprintf(buf + used, len - used, " (auto");
 	for (id = 0; id < DQR_BASE_NUM && used < len; id++) {
@@ -47,22 +46,17 @@ void dqr_fmt_base(const struct dqr_ctx *ctx, char *buf, size_t len)
 
 static void fmt_shape(const struct dqr_ctx *ctx, char *buf, size_t len)
 {
-	const struct dqr_ftree *ft = ctx->ftree;
 	uint32_t sw = ctx->fabric ? ctx->fabric->num_switches : 0;
 
-	if (ctx->ran_uturn && ft)
-		snprintf(buf, len, "fat tree: %u levels, %u switch groups, %u "
-			 "end ports", ft->num_levels, ft->num_groups,
-			 ft->num_end);
-	else if (ctx->ran_grid)
-		snprintf(buf, len, "%s, %u switches", ctx->grid_shape, sw);
-	else if (ctx->opts.base == DQR_BASE_AUTO ||
-		 ctx->opts.base == DQR_BASE_UTURN)
+	if (*ctx->react.topo.routing && *ctx->react.topo.shape)
+		snprintf(buf, len, "%s", ctx->react.topo.shape);
+	else if (ctx->react.opts.base == DQR_BASE_AUTO ||
+		 ctx->react.opts.base == DQR_BASE_UTURN)
 		snprintf(buf, len, "no fat tree the plugin recognises, %u "
 			 "switches", sw);
 	else
 		snprintf(buf, len, "not examined (base=%s), %u switches",
-			 dqr_base_engine_name(ctx->opts.base), sw);
+			 dqr_base_engine_name(ctx->react.opts.base), sw);
 }
 
 /*
@@ -76,7 +70,7 @@ static uint32_t gone_switches(const struct dqr_ctx *ctx, uint32_t *out,
 	const struct dqr_fabric *p = ctx->proj;
 	uint32_t sw, n = 0;
 
-	if (!p || !ctx->recon_ready)
+	if (!p || !ctx->react.ready)
 		return 0;
 	for (sw = 0; sw < p->num_switches; sw++) {
 		uint32_t node = p->switches[sw];
@@ -95,9 +89,10 @@ static uint32_t gone_switches(const struct dqr_ctx *ctx, uint32_t *out,
 /* 1 safe, 0 not, -1 not judged; why in buf. */
 static int verdict(const struct dqr_ctx *ctx, char *buf, size_t len)
 {
-	const struct dqr_verify_report *r = &ctx->report;
+	const struct dqr_judgement *j = &ctx->judged;
+	const struct dqr_verify_report *r = &j->v;
 
-	if (!ctx->opts.verify) {
+	if (!ctx->react.opts.verify) {
 		snprintf(buf, len, "verify=off: the tables go out unverified");
 		return -1;
 	}
@@ -116,19 +111,20 @@ static int verdict(const struct dqr_ctx *ctx, char *buf, size_t len)
 			 " dependencies, no cycle", r->dependencies);
 		return 1;
 	}
-	if (ctx->ml_active && ctx->ml.st.vl.deadlock_free) {
+	if (j->kind == DQR_JUDGED_TWO_VLS && j->deadlock_free == 1) {
 		snprintf(buf, len, "loop free; deadlock free on the two VLs "
 			 "of the re-routing layer");
 		return 1;
 	}
-	if (ctx->recon_ready && ctx->recon.tl &&
-	    ctx->torus_verdict.acyclic) {
+	if (j->kind == DQR_JUDGED_VLAYERS && j->deadlock_free == 1) {
 		snprintf(buf, len, "loop free; deadlock free on the %u VLs "
-			 "of %s layers", dqr_vlayers_count(ctx->recon.tl),
-			 dqr_vlayers_whose(ctx));
+			 "of %s layers",
+			 dqr_vlayers_count(dqr_topology_vlayers_in_force(
+				 &ctx->react)),
+			 dqr_topology_whose(&ctx->react));
 		return 1;
 	}
-	if (!ctx->ml_active && dqr_bases_layered(&ctx->bases)) {
+	if (j->kind == DQR_JUDGED_BASE_SLS) {
 		snprintf(buf, len, "loop free; a cycle of %u channels on one "
 			 "layer, left to the base engine's SLs, which the "
 			 "plugin does not check", r->cycle.len);
@@ -157,14 +153,14 @@ static void write_both(struct dqr_ctx *ctx, int left)
 	v.now = (double)time(NULL);
 	v.base = base;
 	v.shape = shape;
-	v.re_routing_layer = ctx->ml_active;
+	v.re_routing_layer = dqr_react_second_layer(&ctx->react);
 	v.failed_links = ctx->diff.links_missing;
 	v.missing_nodes = ctx->diff.nodes_missing;
 	v.num_gone_switches = gone_switches(ctx, gone, DQR_STATUS_NAMES_MAX);
 	v.missing_switches = v.num_gone_switches;
 	v.gone_switches = gone;
-	if (ctx->recon_ready && ctx->proj) {
-		v.ref = ctx->recon.ref;
+	if (ctx->react.ready && ctx->proj) {
+		v.ref = ctx->react.recon.ref;
 		v.failed_ports = ctx->diff.missing_ports;
 		v.num_failed_ports = ctx->diff.num_missing_ports;
 	}
@@ -177,7 +173,7 @@ static void write_both(struct dqr_ctx *ctx, int left)
 	v.verified = verdict(ctx, why, sizeof(why));
 	v.verdict = why;
 	if (ctx->have_report)
-		v.unrouted_pairs = dqr_report_unreachable(&ctx->report);
+		v.unrouted_pairs = dqr_report_unreachable(&ctx->judged.v);
 	v.c = c;
 	bad = dqr_status_write(dir, DQR_STATUS_FILE, dqr_status_format, &v,
 			       err, sizeof(err)) ||

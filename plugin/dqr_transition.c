@@ -30,8 +30,6 @@
 #include "dqr_report.h"
 #include "dqr_transition.h"
 #include "switch_tables.h"
-#include "transition/plan_rerouting.h"
-#include "transition/plan_vlayers.h"
 #include "transition/record.h"
 #include "transition/transition.h"
 #include "util/timing.h"
@@ -102,8 +100,8 @@ static unsigned drain_delay_ms(const struct dqr_ctx *ctx)
 	unsigned plt = ctx->osm->subn.opt.packet_life_time;
 	double ms;
 
-	if (ctx->opts.drain_ms != DQR_DRAIN_AUTO)
-		return ctx->opts.drain_ms;
+	if (ctx->react.opts.drain_ms != DQR_DRAIN_AUTO)
+		return ctx->react.opts.drain_ms;
 	if (plt > 19)	/* 20 and up: infinite lifetime */
 		return DRAIN_MAX_MS;
 	ms = 2 * 4.096e-3 * (double)(1u << plt);
@@ -222,51 +220,28 @@ static int upload_in_pass(struct dqr_ctx *ctx)
 }
 
 /*
- * A torus on layers: every state is cyclic on one layer, so the change
- * is proved per layer (cl: the layered list, when it holds what the
- * switches use), else withdrawn and installed when both tables hold in
- * every layer (transition.h: dqr_plan_change_vlayers).
- */
-static int plan_torus(struct dqr_ctx *ctx, const struct dqr_fabric *f,
-		      const struct dqr_lfts *held,
-		      const struct dqr_lfts *target, struct dqr_dyn_order *cl,
-		      struct dqr_plan *p, struct dqr_plan_report *rep)
-{
-	struct dqr_vlayers_plan tp;
-
-	dqr_vlayers_plan_init(&tp, ctx->recon.tl, ctx->recon.ref);
-	return dqr_plan_change_vlayers(f, held, target, cl, &tp.lay, p, rep);
-}
-
-/*
- * The plan into x->plan (lib/transition: dqr_plan_change); with a
- * re-routing layer (one: target's one-layer part), around it
- * (plan_rerouting.h).  Logs a withdrawal, or a change that must not go up
- * (then rep->safe is 0 and the caller keeps what the switches hold).
+ * The plan into x->plan, by the topology's planner (lib's reaction:
+ * one layer, around a re-routing layer, or per virtual layer).  Logs a
+ * withdrawal, or a change that must not go up (then rep->safe is 0 and
+ * the caller keeps what the switches hold).
  */
 static int plan(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		const struct dqr_lfts *held, const struct dqr_lfts *target,
-		const struct dqr_lfts *one, struct dqr_dyn_order *cl,
-		const char *what, struct dqr_plan_report *rep)
+		struct dqr_dyn_order *cl, const char *what,
+		struct dqr_plan_report *rep, enum dqr_planner *used)
 {
 	osm_log_t *log = &ctx->osm->log;
 	struct dqr_plan *p = &ctx->transition.plan;
 	uint64_t id = ctx->transitions + 1;
 	double t0 = dqr_now_ms();
-	int ret;
+	int ret, two = 0;
 
-	if (one)
-		ret = dqr_plan_build_rerouting(f, held, one, target,
-					     ctx->ml_drop, ctx->ml_num_drop, p,
-					     rep);
-	else if (ctx->recon_ready && ctx->recon.tl)
-		ret = plan_torus(ctx, f, held, target, cl, p, rep);
-	else
-		ret = dqr_plan_change(f, held, target, cl, p, rep);
+	ret = dqr_react_plan(&ctx->react, f, held, target, cl, p, rep, used);
 	ctx->times.plan = dqr_now_ms() - t0;
 	if (ret)
 		return ret;
-	if (!rep->safe && one)
+	two = *used == DQR_PLANNER_REROUTING;
+	if (!rep->safe && two)
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ22: dqr: transition %"
 			PRIu64 " (%s) NOT uploaded: no order of the %u changed "
 			"entries on two layers keeps every intermediate state "
@@ -277,7 +252,7 @@ static int plan(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ22: dqr: transition %"
 			PRIu64 " (%s) NOT uploaded: %s; the switches keep "
 			"the tables they hold\n", id, what, rep->reason);
-	else if (!one && rep->withdrawn)
+	else if (!two && rep->withdrawn)
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ28: dqr: transition %"
 			PRIu64 " (%s): no order of the %u changed entries "
 			"keeps every intermediate state loop free and deadlock "
@@ -301,20 +276,22 @@ static unsigned unsettled_ms(const struct dqr_transition *x, double now)
 }
 
 /*
- * f is the cabling as it is now; one: see plan().  Stage 1 goes into
- * new_lft at once (or after what is left of the last drain, see
+ * f is the cabling as it is now; r: see dqr_hand_over().  Stage 1 goes
+ * into new_lft at once (or after what is left of the last drain, see
  * unsettled_ms); the others follow one routing pass each.
  */
 int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		   const struct dqr_lfts *held, const struct dqr_lfts *target,
-		   const struct dqr_lfts *one, const char *what)
+		   const struct dqr_reaction *r, const char *what)
 {
 	osm_log_t *log = &ctx->osm->log;
 	struct dqr_transition *x = &ctx->transition;
-	struct dqr_dyn_order *cl = x->held_cl;
+	struct dqr_in_flight fl = { 0 };
+	struct dqr_dyn_order *cl;
 	struct dqr_plan_report rep;
+	enum dqr_planner used = DQR_PLANNER_ONE_LAYER;
 	double now = dqr_now_ms();
-	int r;
+	int ret;
 
 	if (x->active) {
 		OSM_LOG(log, OSM_LOG_INFO, "dqr: transition %" PRIu64 " left "
@@ -322,29 +299,30 @@ int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 			x->id, x->next, x->plan.num_stages);
 		dqr_status_update(ctx, DQR_STATUS_LEFT);
 		/* the switches hold a mix no channel list describes */
-		cl = NULL;
+		fl.mixed = 1;
 		x->t_settled = (x->confirmed ? x->t_confirmed : now) +
 			       x->drain_ms;
 		x->deps_in_list = 0;
 	}
-	if (unsettled_ms(x, now) && !x->deps_in_list)
-		cl = NULL;
+	fl.unsettled = unsettled_ms(x, now) != 0;
+	fl.deps_in_list = x->deps_in_list;
+	cl = dqr_react_held_list(&ctx->react, r, &fl);
 	transition_drop(ctx);
 	x->fabric = dqr_fabric_clone(f);
 	x->state = dqr_lfts_clone(held);
 	x->target = dqr_lfts_clone(target);
-	r = -1;
+	ret = -1;
 	if (x->fabric && x->state && x->target &&
-	    !plan(ctx, f, held, target, one, cl, what, &rep)) {
-		r = !rep.safe;
-		if (!r)
+	    !plan(ctx, f, held, target, cl, what, &rep, &used)) {
+		ret = !rep.safe;
+		if (!ret)
 			x->times = calloc(x->plan.num_stages + 1,
 					  sizeof(*x->times));
 	}
-	if (r == 1) {
+	if (ret == 1) {
 		transition_drop(ctx);
 		/* the layered plan's SLs went with it: route again */
-		if (one)
+		if (used == DQR_PLANNER_REROUTING)
 			return -1;
 		dqr_keep_tables(ctx->osm);
 		return 0;

@@ -22,7 +22,7 @@ void dqr_transition_destroy(struct dqr_ctx *ctx);
  */
 int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		   const struct dqr_lfts *held, const struct dqr_lfts *target,
-		   const struct dqr_lfts *one, const char *what);
+		   const struct dqr_reaction *r, const char *what);
 
 /* A routing pass while a transition runs on unchanged cabling. */
 int dqr_transition_continue(struct dqr_ctx *ctx);

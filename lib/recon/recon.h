@@ -61,7 +61,7 @@ struct dqr_recon {
 	/* a torus on virtual layers (dqr_recon_start_vlayers): cl, rr NULL */
 	struct dqr_grid *grid;
 	struct dqr_vlayers *tl;
-	struct dqr_vlayers_stats torus;	/* of the last repair */
+	struct dqr_vlayers_stats vstats;	/* of the last repair */
 	/* pairs of switches a restart put back on their start SL */
 	uint64_t pairs_moved_back;
 };

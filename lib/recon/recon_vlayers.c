@@ -107,7 +107,7 @@ int dqr_recon_vlayers_run(struct dqr_recon *r, const struct dqr_fabric *proj,
 	ret = dqr_vlayers_repair(r->tl, proj, r->cur, &st);
 	if (ret < 0)
 		return -1;
-	r->torus = st;
+	r->vstats = st;
 	note_cut(r, proj);
 	rs->changed = st.changed;
 	rs->turns = st.turns;

@@ -35,6 +35,7 @@ rank() {
 	recon) echo 9 ;;
 	ftree) echo 10 ;;
 	transition) echo 11 ;;
+	reaction) echo 12 ;;
 	options) echo 0 ;;
 	*) echo "" ;;
 	esac
@@ -43,6 +44,9 @@ rank() {
 # may_use FROM TO: 0 when folder FROM may use folder TO.
 may_use() {
 	[ "$1" = "$2" ] && return 0
+	# the options are the plugin's and the tools', and the reaction's,
+	# which decides for both
+	[ "$2" = options ] && [ "$1" = reaction ] && return 0
 	[ "$2" = options ] && return 1
 	[ "$1" = options ] && return 1
 	rf=$(rank "$1")

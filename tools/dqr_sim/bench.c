@@ -185,14 +185,16 @@ struct trial_times {
 static int bench_trial(struct sim *s, uint32_t trial, struct bench_figs *b,
 		       uint32_t *parent)
 {
-	struct dqr_recon_result res;
+	struct dqr_reaction rr;
 	struct dqr_change_report vr;
 	struct dqr_plan_report prep;
 	struct dqr_plan plan;
 	struct dqr_topo_diff d;
 	struct dqr_fabric *cur, *proj = NULL;
 	struct dqr_lfts *before = NULL;
-	struct dqr_recon r;
+	struct dqr_reactor x;
+	struct dqr_recon *r = &x.recon;
+	const struct dqr_recon_result *res = &rr.res;
 	struct trial_times tt;
 	uint64_t rng = rng_stream(s->o->seed, 2, trial);
 	uint32_t port = s->sc.cand[rng_below(&rng, s->sc.num_cand)];
@@ -202,38 +204,38 @@ static int bench_trial(struct sim *s, uint32_t trial, struct bench_figs *b,
 
 	memset(&d, 0, sizeof(d));
 	dqr_plan_init(&plan);
-	if (fresh_state(s, &r, &cur))
+	if (fresh_state(s, &x, &cur))
 		return -1;
 	/* what the pass before left: the projection, the tables in force */
-	proj = dqr_fabric_clone(r.ref);
-	before = dqr_lfts_clone(r.cur);
-	ms_proj = full_projection_ms(r.ref, cur, port);
+	proj = dqr_fabric_clone(r->ref);
+	before = dqr_lfts_clone(r->cur);
+	ms_proj = full_projection_ms(r->ref, cur, port);
 	if (!proj || !before || ms_proj < 0)
 		goto out;
 
 	t0 = dqr_now_ms();
-	if (dqr_fabric_project_cut(proj, r.ref, &port, 1, &d))
+	if (dqr_fabric_project_cut(proj, r->ref, &port, 1, &d))
 		goto out;
 	tt.cut = dqr_now_ms() - t0;
 	t0 = dqr_now_ms();
-	code = dqr_recon_update(&r, proj, &d, &s->ro, &res);
-	tt.update = dqr_now_ms() - t0;
-	if (code == DQR_RECON_NOMEM)
+	if (dqr_react_update(&x, proj, &d, NULL, &rr))
 		goto out;
+	code = rr.code;
+	tt.update = dqr_now_ms() - t0;
 	t0 = dqr_now_ms();
-	if (plan_change(b, &r, proj, before, &plan, &prep))
+	if (plan_change(b, r, proj, before, &plan, &prep))
 		goto out;
 	tt.plan = dqr_now_ms() - t0;
 	t0 = dqr_now_ms();
-	if (check_change(b, &r, proj, before, &d, &vr))
+	if (check_change(b, r, proj, before, &d, &vr))
 		goto out;
 	tt.verify = dqr_now_ms() - t0;
 
-	b->v[BF_REROUTE_US][b->n] = res.rs.us;
-	b->v[BF_UPDATE_US][b->n] = res.us_total;
+	b->v[BF_REROUTE_US][b->n] = res->rs.us;
+	b->v[BF_UPDATE_US][b->n] = res->us_total;
 	b->v[BF_PROJECT_US][b->n] = ms_proj * 1e3;
-	b->v[BF_CHANGED][b->n] = (double)res.rs.changed;
-	b->v[BF_LIDS][b->n] = (double)res.rs.lids;
+	b->v[BF_CHANGED][b->n] = (double)res->rs.changed;
+	b->v[BF_LIDS][b->n] = (double)res->rs.lids;
 	b->v[BF_CUT_US][b->n] = tt.cut * 1e3;
 	b->v[BF_PLAN_US][b->n] = tt.plan * 1e3;
 	b->v[BF_VERIFY_US][b->n] = tt.verify * 1e3;
@@ -249,9 +251,9 @@ static int bench_trial(struct sim *s, uint32_t trial, struct bench_figs *b,
 	b->split += fabric_split(proj, s->sc.linked_node, parent);
 	ret = 0;
 	if (want_verify(s, trial, 1)) {
-		v = verify_state(s, &r, proj, before, NULL, code, trial, 1,
+		v = verify_state(s, r, proj, before, NULL, code, trial, 1,
 				 &ca_lost);
-		if (v < 0 || compare_whole(b, &r, proj, &vr))
+		if (v < 0 || compare_whole(b, r, proj, &vr))
 			ret = -1;
 	}
 out:
@@ -260,7 +262,7 @@ out:
 	dqr_lfts_free(before);
 	dqr_fabric_free(proj);
 	dqr_fabric_free(cur);
-	dqr_recon_release(&r);
+	dqr_reactor_release(&x);
 	return ret;
 }
 

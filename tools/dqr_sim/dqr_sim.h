@@ -13,14 +13,12 @@
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
 #include "options/options.h"
-#include "mesh/mesh_plugin.h"
-#include "mesh/wrap_bias.h"
+#include "reaction/reaction.h"
 #include "recon/recon.h"
 #include "vlayers/vlayers.h"
 #include "reroute/reroute.h"
 #include "ftree/rerouting_layer.h"
 #include "routing/ref_routing.h"
-#include "shape/ftree_shape.h"
 
 #define PROG "dqr-sim"
 
@@ -68,6 +66,8 @@ struct sim_input {
 	struct dqr_lfts *t;
 	char name[256];		/* canonical spec or topology path */
 	char routing[64];	/* reference routing, or "file" */
+	/* the routing of the start tables; DQR_REF_AUTO: read from files */
+	enum dqr_ref_kind kind;
 	char describe[256];
 	/* --lash: the SL of every pair of switches, and how many layers */
 	uint8_t *lash_sl;
@@ -139,16 +139,31 @@ struct ml_times {
 	uint32_t n, cap;
 };
 
+/*
+ * The topology the plugin would hold for the input (reaction/topology.h),
+ * chosen once from the options and the cabling; sim_reactor() builds it
+ * for every run.
+ */
+enum sim_topo_kind {
+	SIM_TOPO_ANY = 0,
+	SIM_TOPO_FAT_TREE,	/* --routing uturn, base=uturn, --vl-layers */
+	SIM_TOPO_MESH,		/* a mesh or torus on one VL */
+	SIM_TOPO_HYPERCUBE,
+	SIM_TOPO_VLAYERS,	/* --torus-layers, --lash */
+};
+
+struct sim_topo {
+	enum sim_topo_kind kind;
+	int prefer_uturn;	/* the FT paper's preference */
+	int mesh_plugin;	/* the DQR paper's mesh plug-in */
+	int wraps_last;		/* a torus's wrap cables last */
+};
+
 struct sim {
 	const struct sim_opts *o;
-	/* o->ro with the topology preference, when there is one */
-	struct dqr_reroute_opts ro;
-	/* the fat tree of the bias (--routing uturn) and of --vl-layers */
-	struct dqr_ftree *ft;
-	/* the DQR paper's plug-in on a mesh or torus */
-	struct dqr_mesh_plugin *mesh;
-	/* --routing updn-mesh on a torus: wrap cables last (wrap_bias.h) */
-	struct dqr_wrap_bias *wraps;
+	/* the reactor's options: the plugin's, and dqr-sim's own flags */
+	struct dqr_options ropts;
+	struct sim_topo topo;
 	/* --soak on layers: every pair of switches' SL at the start, which
 	 * the hosts keep: no restart may change one */
 	uint8_t *soak_sl;
@@ -215,14 +230,34 @@ struct conn_view {
 
 /* input.c */
 void input_release(struct sim_input *in);
-const char *bias_name(const struct sim *s);
 int load_input(struct sim *s);
+
+/*
+ * reactor.c: sim_setup() chooses the topology and the reactor's options
+ * (0, or -1 after a message); sim_reactor() gives a run its reactor, as
+ * the plugin would hold it for the input, with no state yet (0, or -1
+ * when out of memory); sim_reactor_start() that, with DQR started on the
+ * input tables (0; 1 when it cannot start on the layers; -1 when out of
+ * memory; release x in every case); bias_name() the reroute preference,
+ * for the headers.
+ */
+int sim_setup(struct sim *s);
+int sim_reactor(const struct sim *s, struct dqr_reactor *x);
+int sim_reactor_start(const struct sim *s, struct dqr_reactor *x);
+const char *bias_name(const struct sim *s);
+/* reactor.c: r a copy of the start state p (0, or -1) */
+int restore(struct dqr_recon *r, const struct pristine *p);
+/*
+ * reactor.c: the layers of the input tables on grid g, e-cube's or
+ * (--lash) LASH's: 0, or -1 with why in err.
+ */
+int sim_vlayers_new(const struct sim *s, const struct dqr_grid *g,
+		    struct dqr_vlayers **tl, char *err, size_t errlen);
 
 /* state.c */
 void pristine_release(struct pristine *p);
-int restore(struct dqr_recon *r, const struct pristine *p);
 int start(struct sim *s);
-int fresh_state(const struct sim *s, struct dqr_recon *r,
+int fresh_state(const struct sim *s, struct dqr_reactor *x,
 		struct dqr_fabric **cur);
 
 /* faults.c */
@@ -235,10 +270,8 @@ int fabric_split(const struct dqr_fabric *f, const uint8_t *linked,
 		 uint32_t *parent);
 int ends_split(const struct dqr_fabric *f, const uint8_t *linked,
 	       uint32_t *parent);
-int fail_one(struct dqr_recon *r, struct dqr_fabric *cur,
-	     uint32_t port, const struct dqr_reroute_opts *ro,
-	     struct dqr_fabric **projp, struct dqr_recon_result *res,
-	     double *ms_project);
+int fail_one(struct dqr_reactor *x, struct dqr_fabric *cur, uint32_t port,
+	     struct dqr_fabric **projp, struct dqr_reaction *r);
 
 /* verify.c */
 struct dqr_lfts *tables_before(const struct dqr_recon *r);
@@ -286,12 +319,10 @@ int soak(struct sim *s);
  */
 enum soak_ev { EV_LINK, EV_SWITCH, EV_RETURN, EV_FLAP, EV_NUM };
 
-/* how the plugin answered a change of cabling */
-enum soak_answer { AN_UPDATE, AN_RESTART, AN_FALLBACK, AN_FULL, AN_NUM };
 
 struct soak_tally {
 	uint64_t events[EV_NUM];
-	uint64_t answers[AN_NUM];
+	uint64_t answers[DQR_ANSWER_NUM];	/* the reactor's, by kind */
 	uint64_t changes;		/* changes of cabling answered */
 	uint64_t split;			/* ... leaving the fabric split */
 	uint64_t transitions, proved, planner, withdrawn, refused;
@@ -328,7 +359,7 @@ struct soak_run {
 	uint8_t *cable_down;		/* per s->sc.cand */
 	uint8_t *node_down;		/* per node of the input fabric */
 	uint32_t *parent;		/* scratch for fabric_split */
-	struct dqr_recon r;
+	struct dqr_reactor x;		/* the plugin's state in this run */
 	struct dqr_lfts *held;		/* what the switches hold */
 	int held_is_recon;		/* recon's, its list holds them */
 	int dead;			/* no tables: the run stops */
@@ -378,21 +409,13 @@ int soak_torus_check(struct sim *s, unsigned *layers);
 int soak_torus_start(struct soak_run *w);
 int soak_torus_react(struct soak_run *w, int cut);
 
-/*
- * whatif.c: what_if_setup() before start() (the plugin's options decide
- * the reroute's); what_if() the exit status (0 every fault survived, 1
- * not, 2 bad name or file), -1 when out of memory.
- */
 /* torus.c: --torus-layers; the exit status */
 int vlayers_sim(struct sim *s);
-/*
- * torus.c: the layers of the input tables on grid g, e-cube's or (--lash)
- * LASH's: 0, or -1 with why in err.
- */
-int sim_vlayers_new(const struct sim *s, const struct dqr_grid *g,
-		   struct dqr_vlayers **tl, char *err, size_t errlen);
 
-int what_if_setup(struct sim *s);
+/*
+ * whatif.c: the exit status (0 every fault survived, 1 not, 2 bad name
+ * or file), -1 when out of memory.
+ */
 int what_if(struct sim *s);
 
 #endif

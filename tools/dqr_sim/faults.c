@@ -153,39 +153,28 @@ int ends_split(const struct dqr_fabric *f, const uint8_t *linked,
 }
 
 /*
- * Fails the cable at port in cur and reconfigures r, as the plugin does
- * after a sweep: project the cabling onto the reference, then update.
- * Fills *res (and *ms_project when not NULL) and returns the update's
- * code; *projp receives the projection (free it).  DQR_RECON_NOMEM when
- * out of memory.
+ * Fails the cable at port in cur and answers it as the plugin does after
+ * a sweep (reaction.h): project the cabling onto the reference, then
+ * DQR's update.  Fills *r; *projp receives the projection (free it).  0,
+ * or -1 when out of memory.
  */
-int fail_one(struct dqr_recon *r, struct dqr_fabric *cur,
-	     uint32_t port, const struct dqr_reroute_opts *ro,
-	     struct dqr_fabric **projp, struct dqr_recon_result *res,
-	     double *ms_project)
+int fail_one(struct dqr_reactor *x, struct dqr_fabric *cur, uint32_t port,
+	     struct dqr_fabric **projp, struct dqr_reaction *r)
 {
 	struct dqr_topo_diff d;
-	struct dqr_fabric *proj;
-	double t0 = dqr_now_ms();
 	int ret;
 
+	*projp = NULL;
 	dqr_fabric_unlink_port(cur, port);
-	proj = dqr_fabric_project(r->ref, cur, &d);
-	if (ms_project)
-		*ms_project = dqr_now_ms() - t0;
-	if (!proj)
-		return DQR_RECON_NOMEM;
-	if (!dqr_topo_diff_degraded_only(&d)) {
+	ret = dqr_react_project(x, cur, projp, &d);
+	if (ret > 0)
 		/* removing a cable cannot add anything: a lib bug */
 		fprintf(stderr, PROG ": projection sees new cables or "
 			"nodes after a link removal\n");
-		dqr_topo_diff_release(&d);
-		dqr_fabric_free(proj);
-		return DQR_RECON_NOMEM;
-	}
-	ret = dqr_recon_update(r, proj, &d, ro, res);
+	if (ret)
+		return -1;
+	ret = dqr_react_update(x, *projp, &d, NULL, r);
 	dqr_topo_diff_release(&d);
-	*projp = proj;
 	return ret;
 }
 

@@ -1,7 +1,7 @@
 /*
  * input.c - dqr-sim's fabric and start tables: generated and routed by
- * lib's reference routing, or read from a subnet's dumps; and the fat
- * tree that the reroute preference and --vl-layers need.
+ * lib's reference routing, or read from a subnet's dumps; then the
+ * topology the plugin would hold for them (reactor.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +10,7 @@
 #include "fabric/topo_gen.h"
 #include "io/lft_read.h"
 #include "io/topo_read.h"
-#include "mesh/mesh_plugin.h"
-#include "ftree/uturn_repair.h"
+#include "reaction/base_choice.h"
 #include "vlayers/vlayers.h"
 #include "routing/grid_route.h"
 #include "routing/lash_vlayers.h"
@@ -55,6 +54,37 @@ static int lash_layers(struct sim_input *in, char *err, size_t errlen)
 			       in->lash_sl, &in->lash_layers, err, errlen);
 }
 
+/*
+ * --routing auto: the routing the plugin's base=auto (or base=uturn)
+ * gives f, by the plugin's own choice (reaction/base_choice.h) with qos
+ * FALSE, its default: lib's fat-tree routing, else lib's routing of a
+ * mesh, torus or hypercube; what the plugin leaves to OpenSM's engines
+ * gets DQR_REF_AUTO's reference routing.  0 with *kind and in->t set,
+ * 1 when neither fits or lib's routing failed (*kind untouched).
+ */
+static int route_as_plugin(const struct sim_opts *o, struct sim_input *in,
+			   enum dqr_ref_kind *kind)
+{
+	struct dqr_reactor x;
+	int ret = 1;
+
+	if (o->plugin.base != DQR_BASE_AUTO && o->plugin.base != DQR_BASE_UTURN)
+		return 1;
+	dqr_reactor_init(&x, &o->plugin);
+	if (!dqr_choose_fat_tree(&x, in->f, &in->t)) {
+		*kind = DQR_REF_UTURN;
+		ret = 0;
+	} else if (o->plugin.base == DQR_BASE_AUTO &&
+		   !dqr_choose_grid(&x, in->f, &in->t)) {
+		*kind = !strcmp(x.topo.routing, "ecube") ? DQR_REF_ECUBE :
+			!strcmp(x.topo.routing, "updn") ? DQR_REF_UPDN_MESH :
+			DQR_REF_DOR;
+		ret = 0;
+	}
+	dqr_reactor_release(&x);
+	return ret;
+}
+
 static int load_generated(const struct sim_opts *o, struct sim_input *in)
 {
 	struct dqr_gen_place *places = NULL;
@@ -71,11 +101,14 @@ static int load_generated(const struct sim_opts *o, struct sim_input *in)
 		fprintf(stderr, PROG ": --fabric %s: %s\n", o->spec, err);
 		return -1;
 	}
-	kind = o->routing == DQR_REF_AUTO ? dqr_ref_auto(&spec) : o->routing;
-	if (o->vlayers ? route_recognised(in->f, &spec, places, kind,
-					       &in->t, err, sizeof(err)) :
-	    dqr_ref_route(in->f, &spec, places, kind, &in->t, err,
-			  sizeof(err))) {
+	kind = o->routing;
+	if (kind == DQR_REF_AUTO && route_as_plugin(o, in, &kind))
+		kind = dqr_ref_auto(&spec);
+	if (!in->t && (o->vlayers ?
+		       route_recognised(in->f, &spec, places, kind, &in->t,
+					err, sizeof(err)) :
+		       dqr_ref_route(in->f, &spec, places, kind, &in->t, err,
+				     sizeof(err)))) {
 		fprintf(stderr, PROG ": routing %s on %s: %s\n",
 			dqr_ref_name(kind), o->spec, err);
 		free(places);
@@ -89,6 +122,7 @@ static int load_generated(const struct sim_opts *o, struct sim_input *in)
 	dqr_gen_format(&spec, in->name, sizeof(in->name));
 	dqr_gen_describe(&spec, in->describe, sizeof(in->describe));
 	snprintf(in->routing, sizeof(in->routing), "%s", dqr_ref_name(kind));
+	in->kind = kind;
 	return 0;
 }
 
@@ -159,92 +193,16 @@ void input_release(struct sim_input *in)
 	in->lash_sl = NULL;
 }
 
-/*
- * After base=uturn the plugin lets DQR prefer the FT paper's reroutes; so
- * does the simulator, on the tree of the reference topology (projections
- * keep its switch and port indices, which is all the tree refers to).
- * The re-routing layer needs the same tree for its levels, whatever the
- * routing.
- */
-static int setup_ftree(struct sim *s)
-{
-	int bias = s->o->routing == DQR_REF_UTURN && !s->o->no_uturn_bias;
-	char err[512];
-
-	if (!bias && !s->o->vl_layers)
-		return 0;
-	if (dqr_ftree_detect(s->in.f, &s->ft, err, sizeof(err))) {
-		fprintf(stderr, PROG ": %s%s: %s\n", s->o->vl_layers ?
-			"--vl-layers needs a fat tree: " : "", s->in.name,
-			err);
-		return -1;
-	}
-	if (bias)
-		dqr_uturn_repair_opts(s->ft, &s->ro);
-	if (s->o->stretch >= 0) {
-		s->ro.stretch_on = 1;
-		s->ro.stretch = (uint32_t)s->o->stretch;
-	}
-	return 0;
-}
-
-/*
- * On a mesh or torus the plugin repairs with the DQR paper's plug-in
- * (dqr_engine.c); so does the simulator, on the grid recognised from the
- * reference topology's cabling, whatever tables it starts from.  A torus
- * routed as its mesh by up*\/down* spares its wrap cables, as the
- * plugin's does (wrap_bias.h).
- */
-static int setup_mesh(struct sim *s)
-{
-	struct dqr_grid *g;
-	char err[256];
-	int ret = 0;
-
-	/* --torus-layers repairs with its own (torus.c) */
-	if (s->o->vlayers ||
-	    dqr_grid_detect(s->in.f, &g, err, sizeof(err)))
-		return 0;
-	if (g->kind != DQR_GRID_HYPERCUBE && !s->o->no_mesh_plugin) {
-		s->mesh = dqr_mesh_plugin_new(s->in.f, g);
-		if (s->mesh)
-			dqr_mesh_plugin_opts(s->mesh, &s->ro);
-		else
-			ret = -1;
-	}
-	if (!ret && s->o->spec && s->o->routing == DQR_REF_UPDN_MESH) {
-		ret = dqr_wrap_bias_new(s->in.f, g, &s->wraps);
-		if (s->wraps)
-			dqr_wrap_bias_opts(s->wraps, &s->ro);
-	}
-	dqr_grid_free(g);
-	if (ret)
-		fprintf(stderr, PROG ": out of memory\n");
-	return ret;
-}
-
-const char *bias_name(const struct sim *s)
-{
-	if (s->wraps)
-		return s->mesh ? "mesh, wraps last" : "wraps last";
-	if (s->mesh)
-		return "mesh";
-	return s->ro.bias == dqr_uturn_bias ? "uturn" : "none";
-}
-
 int load_input(struct sim *s)
 {
 	int ret;
 
-	s->ro = s->o->ro;
 	if (s->o->spec)
 		ret = load_generated(s->o, &s->in);
 	else
 		ret = load_files(s->o, &s->in);
 	if (!ret)
-		ret = setup_ftree(s);
-	if (!ret)
-		ret = setup_mesh(s);
+		ret = sim_setup(s);
 	if (ret || !s->o->unroute_sw)
 		return ret;
 	unroute_switch_lids(s->in.f, s->in.t);

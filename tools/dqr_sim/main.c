@@ -64,20 +64,23 @@ static void usage(FILE *out)
 "input:\n"
 "  --fabric SPEC        generated fabric (kary:K,N fattree2:R fattree3:R\n"
 "                       mesh:AxB torus:AxB hypercube:D; see dqr-genfabric)\n"
-"  --routing NAME       its base routing: auto (default), ftree-mod, dor,\n"
-"                       dor-wrap, ecube, updn, updn-mesh (the plugin's\n"
-"                       default on a mesh: up*/down* from the corner,\n"
-"                       no wrap cables), uturn (any fat tree; DQR then\n"
+"  --routing NAME       its base routing: auto (default: what the plugin's\n"
+"                       base=auto routes, uturn on a fat tree, up*/down*\n"
+"                       from the corner on a mesh or torus, e-cube on a\n"
+"                       hypercube), ftree-mod, dor, dor-wrap, ecube,\n"
+"                       updn, updn-mesh (up*/down* from the corner, no\n"
+"                       wrap cables), uturn (any fat tree; DQR then\n"
 "                       prefers the FT paper's reroutes)\n"
 "  --no-uturn-bias      with uturn: DQR without that preference\n"
 "  --no-mesh-plugin     meshes and tori: DQR without the DQR paper's mesh\n"
 "                       plug-in (local paths towards the centre), which\n"
 "                       the plugin and dqr-sim use by default\n"
-"  --torus-layers       a generated torus routed by e-cube on virtual\n"
-"                       layers (one VL per combination of rings wrapped,\n"
-"                       4 on a 2D torus), repaired by the mesh plug-in\n"
-"                       in every layer; SLs never change (but see\n"
-"                       --layer-moves)\n"
+"  --torus-layers       a torus routed by e-cube on virtual layers (one\n"
+"                       VL per combination of rings wrapped, 4 on a 2D\n"
+"                       torus), as the plugin routes it with qos TRUE,\n"
+"                       repaired by the mesh plug-in in every layer;\n"
+"                       SLs never change (but see --layer-moves); works\n"
+"                       with --soak, --what-if and read tables\n"
 "  --lash               as --torus-layers, on a generated mesh or torus\n"
 "                       routed by the same shortest routes, the layers\n"
 "                       given by LASH's first fit (the DQR paper's\n"
@@ -361,15 +364,15 @@ static int check_input_options(const struct sim_opts *o)
 		{ o->what_if && strcmp(o->what_if, "all") &&
 		  (o->data_path || o->ca_links),
 		  "--data and --ca-links apply to --what-if all only" },
-		{ o->vlayers && (!o->spec || o->bench ||
-				      o->what_if || o->vl_layers ||
-				      o->unroute_sw || o->mode_set ||
-				      o->turns_set || o->json ||
-				      o->verify != VERIFY_DEFAULT),
-		  "--torus-layers takes a generated torus (--fabric) and "
-		  "judges every state: no --bench, --what-if, "
-		  "--vl-layers, --dqr-switch-lids, --mode, --turns, --json "
-		  "or --verify" },
+		{ o->vlayers && (o->bench || o->vl_layers ||
+				 o->unroute_sw || o->mode_set ||
+				 o->turns_set || (o->json && !o->what_if) ||
+				 o->verify != VERIFY_DEFAULT),
+		  "--torus-layers judges every state: no --bench, "
+		  "--vl-layers, --dqr-switch-lids, --mode, --turns, --verify, "
+		  "and --json only with --what-if" },
+		{ o->lash && !o->spec,
+		  "--lash takes a generated mesh or torus (--fabric)" },
 		{ o->layer_moves && !o->vlayers,
 		  "--layer-moves applies to --torus-layers and --lash" },
 		{ o->vlayers && o->routing_set &&
@@ -494,10 +497,12 @@ static int execute(struct sim *s)
 		return 2;
 	if (scale_build(&s->sc, s->in.f, s->o->ca_links))
 		goto nomem;
+	if (s->o->vlayers && s->o->what_if) {
+		ret = what_if(s);
+		return ret < 0 ? 2 : ret;
+	}
 	if (s->o->vlayers)
 		return s->o->soak ? soak(s) : vlayers_sim(s);
-	if (s->o->what_if && what_if_setup(s))
-		return 2;
 	ret = start(s);
 	if (ret > 0)
 		return ret;
@@ -568,9 +573,6 @@ int main(int argc, char **argv)
 	scale_release(&s.sc);
 	pristine_release(&s.p);
 	input_release(&s.in);
-	dqr_ftree_free(s.ft);
-	dqr_mesh_plugin_free(s.mesh);
-	dqr_wrap_bias_free(s.wraps);
 	free(s.mlt.v);
 	return ret;
 }

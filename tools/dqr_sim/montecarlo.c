@@ -55,97 +55,67 @@ static int ml_cost_add(struct ml_times *m, const struct dqr_ml_stats *st)
 	return 0;
 }
 
-enum {
-	ML_ONE,		/* one layer holds every connected entry */
-	ML_TWO,		/* served on two layers */
-	ML_UNUSABLE,	/* the plugin would fall back: the run fails */
-};
-
 /*
- * --vl-layers, after an update that left connected entries without a
- * route, or while the run is on two layers (the fill must follow every
- * later update): the re-routing layer, built as the plugin builds it.
- * ML_TWO leaves it in ml; ML_ONE and ML_UNUSABLE release it.  -1 after
- * a message when out of memory.
+ * --vl-layers: the figures of the re-routing layer the plugin built for
+ * this state (reaction.h: a fat tree's second layer), usable (layer 1)
+ * or not (layer -1: the plugin would fall back, the run fails).  0, or
+ * -1 when out of memory.
  */
-static int ml_step(struct sim *s, struct dqr_recon *r,
-		   const struct dqr_fabric *proj, int code, unsigned k,
-		   struct dqr_ml *ml)
+static int ml_figures(struct sim *s, const struct dqr_reactor *x,
+		      const struct dqr_reaction *r, unsigned k)
 {
+	const struct dqr_ml_stats *ms = dqr_topology_rerouting_tried(x);
 	struct step_stats *st = &s->steps[k];
-	char err[256];
 
-	if (dqr_ml_build(r, proj, s->ft, &s->ro, ml, err, sizeof(err))) {
-		fprintf(stderr, PROG ": %s\n", err);
+	if (!ms)
+		return 0;
+	if (ml_cost_add(&s->mlt, ms))
 		return -1;
-	}
-	if (ml_cost_add(&s->mlt, &ml->st)) {
-		dqr_ml_release(ml);
-		return -1;
-	}
-	if (code == DQR_RECON_OK && !ml->st.filled && !ml->st.left) {
-		dqr_ml_release(ml);
-		return ML_ONE;
-	}
-	if (!dqr_ml_usable(ml)) {
+	if (r->layer < 0) {
 		st->ml_unusable++;
-		st->ml_left += ml->st.left > 0;
-		st->ml_cyclic += !ml->st.vl.deadlock_free;
-		dqr_ml_release(ml);
-		return ML_UNUSABLE;
+		st->ml_left += ms->left > 0;
+		st->ml_cyclic += !ms->vl.deadlock_free;
+		return 0;
 	}
+	if (r->layer == 0)
+		return 0;
 	st->ml++;
-	if (ml->st.vl.sls_used > st->ml_sls_max)
-		st->ml_sls_max = ml->st.vl.sls_used;
-	if (ml->st.vl.vls_used > st->ml_vls_max)
-		st->ml_vls_max = ml->st.vl.vls_used;
-	if (ml->st.filled > st->ml_filled_max)
-		st->ml_filled_max = ml->st.filled;
-	return ML_TWO;
+	if (ms->vl.sls_used > st->ml_sls_max)
+		st->ml_sls_max = ms->vl.sls_used;
+	if (ms->vl.vls_used > st->ml_vls_max)
+		st->ml_vls_max = ms->vl.vls_used;
+	if (ms->filled > st->ml_filled_max)
+		st->ml_filled_max = ms->filled;
+	return 0;
 }
 
 /*
- * The state after fault k of a run: its figures, the re-routing layer
- * when --vl-layers calls for it, and the check.  *on_ml: the state
- * before is on two layers, and on return whether this one is.  1 when
- * the run goes on, 0 when it fails here, -1 when out of memory.
+ * The state after fault k of a run, as the plugin answered it: its
+ * figures and the check.  prev: the tables before (the re-routing
+ * layer's fill reuses recon's change log), or NULL.  1 when the run goes
+ * on, 0 when it fails here, -1 when out of memory.
  */
-static int judge_step(struct sim *s, struct dqr_recon *r,
+static int judge_step(struct sim *s, const struct dqr_reactor *x,
 		      const struct dqr_fabric *proj,
-		      const struct dqr_recon_result *res, int code,
-		      uint32_t run, unsigned k, int *on_ml, uint32_t *parent)
+		      const struct dqr_reaction *r, const struct dqr_lfts *prev,
+		      uint32_t run, unsigned k, uint32_t *parent)
 {
 	struct step_stats *st = &s->steps[k];
-	struct dqr_lfts *prev = NULL;
-	struct dqr_ml ml;
+	const struct dqr_ml *ml = dqr_topology_rerouting(x);
 	uint64_t ca_lost = 0;
-	int m = ML_ONE, ok, conn, split, ends_cut, v = 0;
+	int ok, conn, split, ends_cut, v = 0;
 
-	memset(&ml, 0, sizeof(ml));
 	split = fabric_split(proj, s->sc.linked_node, parent);
 	ends_cut = ends_split(proj, s->sc.linked_node, parent);
-	if (s->o->vl_layers && (code == DQR_RECON_FAILED || *on_ml)) {
-		/*
-		 * the fill reuses r's change log: keep what the update
-		 * replaced for the check of the transition
-		 */
-		if (want_verify(s, run, 1)) {
-			prev = tables_before(r);
-			if (!prev)
-				return -1;
-		}
-		m = ml_step(s, r, proj, code, k, &ml);
-		if (m < 0) {
-			dqr_lfts_free(prev);
-			return -1;
-		}
-	}
-	*on_ml = m == ML_TWO;
-	ok = m == ML_TWO || (code == DQR_RECON_OK && m == ML_ONE);
-	record_step(s, k, res, ok, split);
+	if (ml_figures(s, x, r, k))
+		return -1;
+	/* on two layers, or in one that holds every connected entry */
+	ok = r->layer > 0 || (r->code == DQR_RECON_OK && r->layer == 0);
+	record_step(s, k, &r->res, ok, split);
 	st->ends_cut += ends_cut;
 	if (want_verify(s, run, !ok || k + 1 == s->o->faults)) {
-		v = verify_state(s, r, proj, prev, m == ML_TWO ? &ml : NULL,
+		v = verify_state(s, &x->recon, proj, prev,
+				 r->layer > 0 ? ml : NULL,
 				 ok ? DQR_RECON_OK : DQR_RECON_FAILED, run,
 				 k + 1, &ca_lost);
 		st->verified++;
@@ -157,8 +127,6 @@ static int judge_step(struct sim *s, struct dqr_recon *r,
 	conn = ok && !(v > 0 && (v & VF_DISCONNECTED));
 	st->connected += conn;
 	st->conn_ends += conn && !ends_cut;
-	dqr_lfts_free(prev);
-	dqr_ml_release(&ml);
 	return v < 0 ? -1 : ok;
 }
 
@@ -169,34 +137,44 @@ static int judge_step(struct sim *s, struct dqr_recon *r,
 static int run_one(struct sim *s, uint32_t run, uint32_t *cand,
 		   uint32_t *parent)
 {
-	struct dqr_recon_result res;
+	struct dqr_reaction r;
 	struct dqr_fabric *cur, *proj = NULL;
-	struct dqr_recon r;
+	struct dqr_lfts *prev = NULL;
+	struct dqr_reactor x;
 	uint32_t ncand = s->sc.num_cand, pick, port;
 	uint64_t rng = rng_stream(s->o->seed, 1, run);
 	unsigned k;
-	int code, on_ml = 0, ret = 0;
+	int ret = 0;
 
-	if (fresh_state(s, &r, &cur))
+	if (fresh_state(s, &x, &cur))
 		return -1;
 	memcpy(cand, s->sc.cand, sizeof(uint32_t) * ncand);
 	for (k = 0; k < s->o->faults && ret >= 0; k++) {
 		pick = rng_below(&rng, ncand);
 		port = cand[pick];
 		cand[pick] = cand[--ncand];
-		code = fail_one(&r, cur, port, &s->ro, &proj, &res, NULL);
-		if (code == DQR_RECON_NOMEM)
+		/* the fill reuses recon's log of what the update replaced */
+		if (s->o->vl_layers && want_verify(s, run, 1)) {
+			prev = dqr_lfts_clone(x.recon.cur);
+			if (!prev) {
+				ret = -1;
+				break;
+			}
+		}
+		if (fail_one(&x, cur, port, &proj, &r))
 			ret = -1;
 		else
-			ret = judge_step(s, &r, proj, &res, code, run, k,
-					 &on_ml, parent);
+			ret = judge_step(s, &x, proj, &r, prev, run, k,
+					 parent);
 		dqr_fabric_free(proj);
+		dqr_lfts_free(prev);
 		proj = NULL;
+		prev = NULL;
 		if (!ret)
 			break;
 	}
 	dqr_fabric_free(cur);
-	dqr_recon_release(&r);
+	dqr_reactor_release(&x);
 	return ret < 0 ? -1 : 0;
 }
 

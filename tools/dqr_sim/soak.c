@@ -53,9 +53,7 @@ static const char *const ev_names[EV_NUM] = {
 	"link-fail", "switch-fail", "return", "flap",
 };
 
-static const char *const an_names[AN_NUM] = {
-	"update", "restart", "fallback", "full",
-};
+
 
 /* ------------------------------------------------------------ messages */
 
@@ -363,65 +361,58 @@ static int judge_plan(struct soak_run *w, const struct dqr_fabric *f,
 
 /*
  * A full routing of the cabling now, as the plugin's base pass: the
- * base engine (the input tables on the intact fabric, up*\/down* on a
- * degraded one, from the corner of a mesh), then DQR starts again on it
- * (up*\/down* instead when the base is cyclic, as the plugin's
- * updn_instead).  recon is replaced.
- * 0, 1 after a failure (said), -1 when out of memory.
+ * base engine (the input tables on the intact fabric; on a degraded one
+ * up*\/down*, from the corner of a mesh, which is where the plugin's
+ * OpenSM engines end when they refuse a degraded fat tree or leave a
+ * cycle), then DQR starts again on it as the plugin's reactor starts it
+ * (lib's up*\/down* instead where the base is cyclic).  The topology
+ * stays.  0, 1 after a failure (said), -1 when out of memory.
  */
 static int full_routing(struct soak_run *w, const struct dqr_fabric *cur)
 {
 	const struct sim *s = w->s;
-	struct dqr_recon_result res;
+	struct dqr_start st;
 	struct dqr_lfts *base = NULL;
 	char err[256];
-	int ret, updn = !intact(w);
+	int ret;
 
-	dqr_recon_release(&w->r);
-	memset(&w->r, 0, sizeof(w->r));
-	for (;;) {
-		if (updn) {
-			if (dqr_updn_route(cur, &base, err, sizeof(err))) {
-				soak_complain(w, "up*/down* failed: %s", err);
-				return 1;
-			}
-		} else {
-			base = dqr_lfts_clone(s->in.t);
-			if (!base)
-				return -1;
+	if (!intact(w)) {
+		if (dqr_updn_route(cur, &base, err, sizeof(err))) {
+			dqr_reactor_stop(&w->x);
+			soak_complain(w, "up*/down* failed: %s", err);
+			return 1;
 		}
-		ret = dqr_recon_start(&w->r, cur, base, &s->ro, &res);
-		dqr_lfts_free(base);
-		if (ret == DQR_RECON_NOMEM)
+	} else {
+		base = dqr_lfts_clone(s->in.t);
+		if (!base)
 			return -1;
-		if (ret != DQR_RECON_CYCLIC || updn)
-			break;
-		dqr_recon_release(&w->r);
-		updn = 1;
 	}
-	if (ret == DQR_RECON_CYCLIC) {
-		dqr_recon_release(&w->r);
-		memset(&w->r, 0, sizeof(w->r));
+	ret = dqr_react_start(&w->x, cur, &base, "base", &st);
+	dqr_lfts_free(base);
+	if (ret < 0)
+		return -1;
+	if (ret) {
 		soak_complain(w, "DQR cannot start: up*/down* is cyclic");
 		return 1;
 	}
-	if (ret == DQR_RECON_FAILED || res.rs.holes)
+	if (st.code == DQR_RECON_FAILED || st.res.rs.holes)
 		soak_complain(w, "DQR's start left %" PRIu64 " connected "
 			      "entries without a legal route",
-			      res.rs.failed + res.rs.holes);
+			      st.res.rs.failed + st.res.rs.holes);
 	return 0;
 }
 
 /*
- * What the plugin makes of the cabling now: recon's update, or a full
- * routing.  *f: the fabric the new tables (w->r.cur) serve (free it);
- * *cl: the channel list to plan with, or NULL.  The answer, or -1 when
- * out of memory, -2 after a failure that leaves no tables.
+ * What the plugin's reactor makes of the cabling now: DQR's answer, or
+ * a full routing.  *f: the fabric the new tables (w->x.recon.cur) serve
+ * (free it); *cl: the channel list to plan with, or NULL.  The answer,
+ * or -1 when out of memory, -2 after a failure that leaves no tables.
  */
 static int answer(struct soak_run *w, struct dqr_fabric **f,
 		  struct dqr_dyn_order **cl)
 {
-	struct dqr_recon_result res;
+	struct dqr_in_flight fl = { .mixed = !w->held_is_recon };
+	struct dqr_reaction r;
 	struct dqr_topo_diff d;
 	struct dqr_fabric *cur = soak_cabling(w), *proj;
 	int code, an;
@@ -430,30 +421,28 @@ static int answer(struct soak_run *w, struct dqr_fabric **f,
 	*cl = NULL;
 	if (!cur)
 		return -1;
-	proj = dqr_fabric_project(w->r.ref, cur, &d);
-	if (!proj) {
+	code = dqr_react_project(&w->x, cur, &proj, &d);
+	if (code < 0) {
 		dqr_fabric_free(cur);
 		return -1;
 	}
-	if (dqr_topo_diff_degraded_only(&d)) {
-		code = dqr_recon_update(&w->r, proj, &d, &w->s->ro, &res);
+	an = DQR_ANSWER_FULL;
+	if (!code) {
+		code = dqr_react_update(&w->x, proj, &d, NULL, &r);
 		dqr_topo_diff_release(&d);
-		if (code == DQR_RECON_NOMEM)
+		if (code)
 			goto nomem;
-		if (code == DQR_RECON_OK) {
-			an = res.from_original ? AN_RESTART : AN_UPDATE;
-			if (an == AN_UPDATE && w->held_is_recon)
-				*cl = w->r.cl;
+		/* a change that moves no entry is an update of nothing */
+		an = r.answer == DQR_ANSWER_UNCHANGED ? DQR_ANSWER_UPDATE :
+		     r.answer;
+		if (an == DQR_ANSWER_UPDATE || an == DQR_ANSWER_RESTART) {
+			*cl = dqr_react_held_list(&w->x, &r, &fl);
 			dqr_fabric_free(cur);
 			*f = proj;
 			return an;
 		}
-		an = AN_FALLBACK;
-	} else {
-		dqr_topo_diff_release(&d);
-		an = AN_FULL;
+		dqr_fabric_free(proj);
 	}
-	dqr_fabric_free(proj);
 	code = full_routing(w, cur);
 	if (code) {
 		dqr_fabric_free(cur);
@@ -518,10 +507,10 @@ static int react(struct soak_run *w, int cut)
 	t->answers[an]++;
 	t->split += fabric_split(f, w->s->sc.linked_node, w->parent);
 	t0 = dqr_now_ms();
-	if (judge_tables(w, f, w->r.cur))
+	if (judge_tables(w, f, w->x.recon.cur))
 		goto out;
 	t->ms_judge += dqr_now_ms() - t0;
-	if (soak_same_tables(w->held, w->r.cur)) {
+	if (soak_same_tables(w->held, w->x.recon.cur)) {
 		t->unchanged++;
 		w->held_is_recon = 1;
 		dqr_fabric_free(f);
@@ -531,7 +520,7 @@ static int react(struct soak_run *w, int cut)
 		goto out;
 	dqr_plan_init(&p);
 	t0 = dqr_now_ms();
-	if (dqr_plan_change(f, w->held, w->r.cur, cl, &p, &rep))
+	if (dqr_plan_change(f, w->held, w->x.recon.cur, cl, &p, &rep))
 		goto out_plan;
 	t->ms_plan += dqr_now_ms() - t0;
 	t->transitions++;
@@ -557,7 +546,7 @@ static int react(struct soak_run *w, int cut)
 	t->stages += p.num_stages;
 	t->drains += dqr_plan_drains(&p);
 	t0 = dqr_now_ms();
-	if (judge_plan(w, f, w->r.cur, &p, held_ok))
+	if (judge_plan(w, f, w->x.recon.cur, &p, held_ok))
 		goto out_plan;
 	t->ms_judge += dqr_now_ms() - t0;
 	ret = soak_upload(w, &p, cut);
@@ -675,9 +664,11 @@ static int run_one(struct sim *s, struct soak_tally *t, uint32_t run,
 		if (soak_torus_start(w))
 			ret = -1;
 	} else {
-		if (restore(&w->r, &s->p))
+		if (sim_reactor_start(s, &w->x)) {
+			dqr_reactor_release(&w->x);
 			return -1;
-		w->held = dqr_lfts_clone(w->r.cur);
+		}
+		w->held = dqr_lfts_clone(w->x.recon.cur);
 		w->held_is_recon = 1;
 		if (!w->held)
 			ret = -1;
@@ -688,7 +679,7 @@ static int run_one(struct sim *s, struct soak_tally *t, uint32_t run,
 	}
 	dqr_lfts_free(w->held);
 	w->held = NULL;
-	dqr_recon_release(&w->r);
+	dqr_reactor_release(&w->x);
 	return ret;
 }
 
@@ -717,9 +708,9 @@ static void print_soak_text(const struct sim *s, const struct soak_tally *t,
 		       k + 1 < EV_NUM ? "," : "\n");
 	printf("changes of cabling answered %" PRIu64 " (%" PRIu64
 	       " leave the fabric split):", t->changes, t->split);
-	for (k = 0; k < AN_NUM; k++)
-		printf(" %s %" PRIu64 "%s", an_names[k], t->answers[k],
-		       k + 1 < AN_NUM ? "," : "\n");
+	for (k = DQR_ANSWER_UPDATE; k < DQR_ANSWER_NUM; k++)
+		printf(" %s %" PRIu64 "%s", dqr_answer_names[k],
+		       t->answers[k], k + 1 < DQR_ANSWER_NUM ? "," : "\n");
 	printf("transitions planned %" PRIu64 ": proved %" PRIu64
 	       ", planner %" PRIu64 ", withdrawn %" PRIu64 ", refused %"
 	       PRIu64 "; tables unchanged %" PRIu64 ", left mid-way by a "
@@ -764,9 +755,9 @@ static void print_soak_json(const struct sim *s, const struct soak_tally *t)
 		       t->events[k]);
 	printf("},\"changes\":%" PRIu64 ",\"split\":%" PRIu64
 	       ",\"answers\":{", t->changes, t->split);
-	for (k = 0; k < AN_NUM; k++)
-		printf("%s\"%s\":%" PRIu64, k ? "," : "", an_names[k],
-		       t->answers[k]);
+	for (k = DQR_ANSWER_UPDATE; k < DQR_ANSWER_NUM; k++)
+		printf("%s\"%s\":%" PRIu64, k > DQR_ANSWER_UPDATE ? "," : "",
+		       dqr_answer_names[k], t->answers[k]);
 	printf("},\"transitions\":%" PRIu64 ",\"proved\":%" PRIu64
 	       ",\"planner\":%" PRIu64 ",\"withdrawn\":%" PRIu64
 	       ",\"refused\":%" PRIu64 ",\"unchanged\":%" PRIu64

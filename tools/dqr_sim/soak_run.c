@@ -142,7 +142,7 @@ int soak_upload(struct soak_run *w, const struct dqr_plan *p, int cut)
 	if (cut && p->num_stages)
 		upto = 1 + rng_below(&w->rng, p->num_stages);
 	next = upto < p->num_stages ? soak_state_before(w->held, p, upto) :
-	       dqr_lfts_clone(w->r.cur);
+	       dqr_lfts_clone(w->x.recon.cur);
 	if (!next)
 		return -1;
 	if (upto < p->num_stages) {

@@ -1,22 +1,19 @@
 /*
  * soak_torus.c - dqr-sim --soak --torus-layers: soak.c's random faults
  * and recoveries on a torus routed by e-cube on virtual layers
- * (vlayers.h), answered as the plugin answers them with qos TRUE:
- * dqr_recon_update() in recon's layered mode repairs new faults in every
- * layer with the mesh plug-in and, when something came back, restarts
- * from the original tables with layers built afresh.
+ * (vlayers.h), answered by the plugin's reactor on the layers (qos
+ * TRUE, reaction.h): DQR repairs new faults in every layer with the
+ * mesh plug-in and, when something came back, restarts from the original
+ * tables with layers built afresh.
  *
- * Every transition is planned as the plugin plans it:
- * dqr_plan_change_vlayers() from the tables held, with the layered list
- * of recon's layers whenever the switches hold a whole state, also after
- * a restart, whose list never knew the tables held (the layered proof
- * puts every hop pair of every stage union of the changed DLIDs into the
- * list, and argues it needs no list that did).  A flap's return finds
- * the failure's transition under way: the plugin then plans from the mix
- * without a list.  The judgement knows no list: every new state by
- * dqr_vlayers_verify(), every stage union, and every union a stage
- * that waits no drain may meet, by dqr_union_vlayers_ok() (a packet keeps
- * its source's layer; each layer loop free and acyclic).
+ * Every transition is planned by the reactor's planner on the layers,
+ * with the list it chooses (the layered list whenever the switches hold
+ * a whole state, also after a restart; none after a flap's return
+ * found the failure's transition under way).  The judgement knows no
+ * list: every new state by dqr_vlayers_verify(), every stage union, and
+ * every union a stage that waits no drain may meet, by
+ * dqr_union_vlayers_ok() (a packet keeps its source's layer; each layer
+ * loop free and acyclic).
  *
  * When recon fails (a switch lost, or a link no side of the plug-in
  * bypasses), the plugin falls back to up*\/down* on one VL, which the
@@ -31,8 +28,8 @@
 #include <string.h>
 
 #include "fabric/topo_diff.h"
-#include "vlayers/vlayers.h"
 #include "transition/plan_vlayers.h"
+#include "vlayers/vlayers.h"
 #include "util/timing.h"
 #include "dqr_sim.h"
 
@@ -79,32 +76,21 @@ int soak_torus_check(struct sim *s, unsigned *layers)
  */
 int soak_torus_start(struct soak_run *w)
 {
-	const struct sim *s = w->s;
-	struct dqr_recon_result res;
-	struct dqr_vlayers *tl;
-	struct dqr_grid *g;
-	char err[256];
 	int ret;
 
 	dqr_lfts_free(w->held);
 	w->held = NULL;
-	dqr_recon_release(&w->r);
-	if (dqr_grid_detect(s->in.f, &g, err, sizeof(err)))
+	dqr_reactor_release(&w->x);
+	ret = sim_reactor_start(w->s, &w->x);
+	if (ret < 0)
 		return -1;
-	if (sim_vlayers_new(s, g, &tl, err, sizeof(err))) {
-		dqr_grid_free(g);
-		return -1;
-	}
-	ret = dqr_recon_start_vlayers(&w->r, s->in.f, g, tl, s->in.t, &res);
-	if (ret == DQR_RECON_NOMEM)
-		return -1;
-	if (ret != DQR_RECON_OK) {
+	if (ret) {
 		soak_complain(w, "recon cannot start on the layers of the "
-			      "intact torus (%d)", ret);
+			      "intact torus");
 		w->dead = 1;
 		return 0;
 	}
-	w->held = dqr_lfts_clone(w->r.cur);
+	w->held = dqr_lfts_clone(w->x.recon.cur);
 	/* here: no transition was left mid-way, the plugin passes the list */
 	w->held_is_recon = 1;
 	return w->held ? 0 : -1;
@@ -113,7 +99,7 @@ int soak_torus_start(struct soak_run *w)
 /* recon failed: the plugin's fallback, and the run starts again intact */
 static int fall_back(struct soak_run *w, const char *why)
 {
-	w->t->answers[AN_FALLBACK]++;
+	w->t->answers[DQR_ANSWER_FALLBACK]++;
 	soak_log(w, " [fell back: %s; the run starts again intact]", why);
 	memset(w->cable_down, 0, w->s->sc.num_cand + 1);
 	memset(w->node_down, 0, w->s->in.f->num_nodes + 1);
@@ -209,7 +195,7 @@ static int replay(struct soak_run *w, const struct dqr_fabric *f,
 	if (!nomem && wrong)
 		soak_complain(w, "the plan's old ports are not what %u "
 			      "entries held", wrong);
-	if (!nomem && !soak_same_tables(cur, w->r.cur))
+	if (!nomem && !soak_same_tables(cur, w->x.recon.cur))
 		soak_complain(w, "the plan does not end at the new tables");
 	dqr_lfts_free(cur);
 	dqr_lfts_free(next);
@@ -259,7 +245,7 @@ static int sl_moved(struct soak_run *w)
 	uint8_t now;
 
 	for (i = 0; i < S * S; i++) {
-		now = dqr_vlayers_base_sl(w->r.tl, i / S, i % S);
+		now = dqr_vlayers_base_sl(w->x.recon.tl, i / S, i % S);
 		if (now == w->s->soak_sl[i])
 			continue;
 		w->t->states_failed++;
@@ -278,7 +264,7 @@ static int judge_state(struct soak_run *w, const struct dqr_fabric *proj)
 	struct soak_tally *t = w->t;
 	struct dqr_vlayers_verdict v;
 
-	if (dqr_vlayers_verify(w->r.tl, proj, w->r.cur, &v))
+	if (dqr_vlayers_verify(w->x.recon.tl, proj, w->x.recon.cur, &v))
 		return -1;
 	t->states++;
 	if (sl_moved(w))
@@ -309,18 +295,20 @@ static int judge_state(struct soak_run *w, const struct dqr_fabric *proj)
  * -1 when out of memory.
  */
 static int transition(struct soak_run *w, const struct dqr_fabric *proj,
-		      int cut, int restarted)
+		      const struct dqr_reaction *r, int cut)
 {
+	struct dqr_in_flight fl = { .mixed = !w->held_is_recon };
 	struct soak_tally *t = w->t;
 	struct dqr_plan_report rep;
 	struct dqr_vlayers_plan tp;
 	struct dqr_dyn_order *cl;
+	enum dqr_planner used;
 	struct dqr_plan p;
 	char why[256];
 	double t0 = dqr_now_ms();
-	int held_ok, ret = -1;
+	int held_ok, ret = -1, restarted = r->res.from_original;
 
-	dqr_vlayers_plan_init(&tp, w->r.tl, w->r.ref);
+	dqr_vlayers_plan_init(&tp, w->x.recon.tl, w->x.recon.ref);
 	held_ok = dqr_union_vlayers_ok(proj, w->held, w->held, &tp.lay, why,
 				      sizeof(why));
 	if (held_ok < 0)
@@ -330,17 +318,17 @@ static int transition(struct soak_run *w, const struct dqr_fabric *proj,
 		soak_log(w, " [tables held bad on this cabling: %s]", why);
 	}
 	t->ms_judge += dqr_now_ms() - t0;
-	if (soak_same_tables(w->held, w->r.cur)) {
+	if (soak_same_tables(w->held, w->x.recon.cur)) {
 		t->unchanged++;
 		w->held_is_recon = 1;
 		return 0;
 	}
 	/* the plugin's: the layered list unless a transition was cut */
-	cl = w->held_is_recon ? dqr_vlayers_list(w->r.tl) : NULL;
+	cl = dqr_react_held_list(&w->x, r, &fl);
 	dqr_plan_init(&p);
 	t0 = dqr_now_ms();
-	if (dqr_plan_change_vlayers(proj, w->held, w->r.cur, cl, &tp.lay, &p,
-				   &rep))
+	if (dqr_react_plan(&w->x, proj, w->held, w->x.recon.cur, cl, &p, &rep,
+			   &used))
 		goto out;
 	t->ms_plan += dqr_now_ms() - t0;
 	t->transitions++;
@@ -377,7 +365,7 @@ out:
 int soak_torus_react(struct soak_run *w, int cut)
 {
 	struct soak_tally *t = w->t;
-	struct dqr_recon_result res;
+	struct dqr_reaction r;
 	struct dqr_topo_diff d;
 	struct dqr_fabric *cur = soak_cabling(w), *proj;
 	double t0;
@@ -385,36 +373,36 @@ int soak_torus_react(struct soak_run *w, int cut)
 
 	if (!cur)
 		return -1;
-	proj = dqr_fabric_project(w->r.ref, cur, &d);
+	code = dqr_react_project(&w->x, cur, &proj, &d);
 	dqr_fabric_free(cur);
-	if (!proj)
+	if (code < 0)
 		return -1;
-	t->changes++;
-	t->split += fabric_split(proj, w->s->sc.linked_node, w->parent);
-	if (!dqr_topo_diff_degraded_only(&d)) {
+	if (code) {
 		/* a fallback restarts intact: nothing comes back new */
-		dqr_topo_diff_release(&d);
-		dqr_fabric_free(proj);
-		t->answers[AN_FULL]++;
+		t->changes++;
+		t->answers[DQR_ANSWER_FULL]++;
 		soak_complain(w, "a cable or node the reference lacks");
 		return fall_back(w, "full routing");
 	}
-	code = dqr_recon_update(&w->r, proj, &d, &w->s->ro, &res);
+	t->changes++;
+	t->split += fabric_split(proj, w->s->sc.linked_node, w->parent);
+	code = dqr_react_update(&w->x, proj, &d, NULL, &r);
 	dqr_topo_diff_release(&d);
-	if (code == DQR_RECON_NOMEM)
+	if (code)
 		goto out;
-	if (code != DQR_RECON_OK) {
-		ret = fall_back(w, code == DQR_RECON_FAILED ?
+	if (r.answer == DQR_ANSWER_FALLBACK) {
+		ret = fall_back(w, r.code == DQR_RECON_FAILED ?
 				"no local path in some layer" :
 				"recon over its budget");
 		goto out;
 	}
-	t->answers[res.from_original ? AN_RESTART : AN_UPDATE]++;
+	t->answers[r.res.from_original ? DQR_ANSWER_RESTART :
+		   DQR_ANSWER_UPDATE]++;
 	t0 = dqr_now_ms();
 	if (judge_state(w, proj))
 		goto out;
 	t->ms_judge += dqr_now_ms() - t0;
-	ret = transition(w, proj, cut, res.from_original);
+	ret = transition(w, proj, &r, cut);
 out:
 	dqr_fabric_free(proj);
 	return ret;

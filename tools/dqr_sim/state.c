@@ -43,46 +43,25 @@ static int pristine_keep(struct pristine *p, const struct dqr_recon *r,
 }
 
 /*
- * A recon state equal to the one start left: the same tables, the same
- * order, the same base and added dependencies (every added edge already
- * points up in the exported order, so adding it moves nothing).  -1 when
- * out of memory or when the copy would not be valid.
- */
-int restore(struct dqr_recon *r, const struct pristine *p)
-{
-	uint32_t i;
-
-	memset(r, 0, sizeof(*r));
-	r->ref = dqr_fabric_clone(p->ref);
-	r->orig = dqr_lfts_clone(p->orig);
-	r->cur = dqr_lfts_clone(p->orig);
-	r->cl = dqr_dyn_new(p->g, &p->list);
-	r->rr = dqr_reroute_new(p->ref);
-	if (!r->ref || !r->orig || !r->cur || !r->cl || !r->rr)
-		goto fail;
-	for (i = 0; i < p->num_added; i++)
-		if (dqr_dyn_add(r->cl, p->added[2 * i],
-				p->added[2 * i + 1]) != DQR_DYN_ADDED)
-			goto fail;
-	dqr_dyn_commit(r->cl);
-	return 0;
-fail:
-	dqr_recon_release(r);
-	return -1;
-}
-
-/*
  * Runs dqr_recon_start on the input and keeps its state.  Returns 0; the
  * exit status after a message when DQR cannot start: 2 for cyclic input
  * tables, 1 when DQR could not route all of them; -1 when out of memory.
  */
 int start(struct sim *s)
 {
+	struct dqr_reroute_opts o;
+	struct dqr_reactor x;
 	struct dqr_recon r;
 	double t0;
 	int ret;
 
-	ret = dqr_recon_start(&r, s->in.f, s->in.t, &s->ro, &s->p.start);
+	/* the reroute of the topology the plugin would hold */
+	ret = sim_reactor(s, &x);
+	dqr_react_reroute_opts(&x, &o);
+	dqr_reactor_release(&x);
+	if (ret)
+		return -1;
+	ret = dqr_recon_start(&r, s->in.f, s->in.t, &o, &s->p.start);
 	if (ret == DQR_RECON_NOMEM)
 		return -1;
 	if (ret == DQR_RECON_CYCLIC) {
@@ -118,18 +97,20 @@ int start(struct sim *s)
 }
 
 /*
- * What a run or a trial starts from: r a copy of the start state, *cur
- * a copy of its cabling for the faults to cut.  -1 when out of memory.
+ * What a run or a trial starts from: x the plugin's reactor with a copy
+ * of the start state, *cur a copy of its cabling for the faults to cut.
+ * -1 when out of memory.
  */
-int fresh_state(const struct sim *s, struct dqr_recon *r,
+int fresh_state(const struct sim *s, struct dqr_reactor *x,
 		struct dqr_fabric **cur)
 {
-	if (restore(r, &s->p))
-		return -1;
+	*cur = NULL;
+	if (sim_reactor_start(s, x))
+		goto fail;
 	*cur = dqr_fabric_clone(s->p.ref);
-	if (!*cur) {
-		dqr_recon_release(r);
-		return -1;
-	}
-	return 0;
+	if (*cur)
+		return 0;
+fail:
+	dqr_reactor_release(x);
+	return -1;
 }

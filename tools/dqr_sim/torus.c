@@ -43,24 +43,28 @@ struct torus_run {
 };
 
 /*
- * The transition from prev to t, planned and replayed: each stage union
- * loop free and acyclic per layer.  0, or -1 when out of memory.
+ * The transition from prev to the tables in force, planned as the
+ * plugin's reactor plans it (r: its answer) and replayed: each stage
+ * union loop free and acyclic per layer.  0, or -1 when out of memory.
  */
-static int plan_fault(struct torus_run *tr, struct dqr_vlayers *tl,
+static int plan_fault(struct torus_run *tr, struct dqr_reactor *x,
+		      const struct dqr_reaction *r,
 		      const struct dqr_fabric *proj,
-		      const struct dqr_lfts *prev, const struct dqr_lfts *t)
+		      const struct dqr_lfts *prev)
 {
+	static const struct dqr_in_flight settled;
 	struct dqr_plan *p = &tr->plan;
 	struct dqr_vlayers_plan tp;
 	struct dqr_plan_report rep;
 	struct dqr_lfts *cur, *next;
+	enum dqr_planner used;
 	uint32_t k, i;
 	char why[256];
-	int r = 0, held;
+	int ret = 0, held;
 
-	dqr_vlayers_plan_init(&tp, tl, tr->s->in.f);
-	if (dqr_plan_change_vlayers(proj, prev, t, dqr_vlayers_list(tl),
-				   &tp.lay, p, &rep))
+	if (dqr_react_plan(x, proj, prev, x->recon.cur,
+			   dqr_react_held_list(x, r, &settled), p, &rep,
+			   &used))
 		return -1;
 	tr->planned++;
 	tr->plan_ms += rep.ms;
@@ -74,80 +78,71 @@ static int plan_fault(struct torus_run *tr, struct dqr_vlayers *tl,
 	tr->drains += dqr_plan_drains(p);
 	if (p->num_stages > tr->max_stages)
 		tr->max_stages = p->num_stages;
+	/* the judgement: the layers of the reference, every stage union */
+	dqr_vlayers_plan_init(&tp, x->recon.tl, tr->s->in.f);
 	cur = dqr_lfts_clone(prev);
-	for (k = 0; cur && k < p->num_stages && !r; k++) {
+	for (k = 0; cur && k < p->num_stages && !ret; k++) {
 		next = dqr_lfts_clone(cur);
 		for (i = p->stage_off[k]; next && i < p->stage_off[k + 1]; i++)
 			dqr_lft_set(next, p->entries[i].sw,
 				    p->entries[i].lid, p->entries[i].new_port);
-		r = next ? dqr_union_vlayers_ok(proj, cur, next, &tp.lay, why,
-					       sizeof(why)) : -1;
+		ret = next ? dqr_union_vlayers_ok(proj, cur, next, &tp.lay,
+						  why, sizeof(why)) : -1;
 		tr->unions++;
-		if (!r) {
+		if (!ret) {
 			tr->unions_bad++;
 			fprintf(stderr, PROG ": VERIFICATION FAILED (a DQR "
 				"bug): %s, stage %u of a planned transition: "
 				"%s\n", tr->s->in.name, k + 1, why);
 		}
-		r = r < 0 ? -1 : 0;
+		ret = ret < 0 ? -1 : 0;
 		dqr_lfts_free(cur);
 		cur = next;
 	}
 	held = cur != NULL;
 	dqr_lfts_free(cur);
-	return held ? r : -1;
+	return held ? ret : -1;
 }
 
-/* One fault on cur, repaired in t: 1 passed, 0 failed, -1 no memory. */
-static int one_fault(struct torus_run *tr, struct dqr_vlayers *tl,
-		     struct dqr_fabric *cur, struct dqr_lfts *t, uint32_t port,
-		     unsigned k, uint32_t run)
+/* One fault on cur, answered by x: 1 passed, 0 failed, -1 no memory. */
+static int one_fault(struct torus_run *tr, struct dqr_reactor *x,
+		     struct dqr_fabric *cur, uint32_t port, unsigned k,
+		     uint32_t run)
 {
-	const struct dqr_fabric *ref = tr->s->in.f;
 	struct torus_step *st = &tr->steps[k];
+	const struct dqr_vlayers_stats *ts = &x->recon.vstats;
 	struct dqr_vlayers_verdict v;
-	struct dqr_vlayers_stats ts;
-	struct dqr_topo_diff d;
-	struct dqr_lfts *prev;
-	struct dqr_fabric *proj;
+	struct dqr_reaction r;
+	struct dqr_lfts *prev = dqr_lfts_clone(x->recon.cur);
+	struct dqr_fabric *proj = NULL;
+	const struct dqr_vlayers *tl;
 	double t0;
-	int r, ok;
+	int all, ok, ret = -1;
 
-	dqr_fabric_unlink_port(cur, port);
-	proj = dqr_fabric_project(ref, cur, &d);
-	prev = dqr_lfts_clone(t);
-	if (!proj || !prev) {
-		dqr_fabric_free(proj);
-		dqr_lfts_free(prev);
-		return -1;
-	}
-	dqr_topo_diff_release(&d);
+	if (!prev || fail_one(x, cur, port, &proj, &r))
+		goto out;
+	tl = x->recon.tl;
+	st->us += r.res.rs.us;
+	/* every failed link that carried routes bypassed */
+	all = r.code == DQR_RECON_OK;
 	t0 = dqr_now_ms();
-	r = dqr_vlayers_repair(tl, proj, t, &ts);
-	st->us += (dqr_now_ms() - t0) * 1e3;
-	t0 = dqr_now_ms();
-	if (r >= 0 && dqr_vlayers_verify(tl, proj, t, &v))
-		r = -1;
+	if (dqr_vlayers_verify(tl, proj, x->recon.cur, &v))
+		goto out;
 	tr->verify_ms += dqr_now_ms() - t0;
-	if (r < 0 || plan_fault(tr, tl, proj, prev, t)) {
-		dqr_fabric_free(proj);
-		dqr_lfts_free(prev);
-		return -1;
-	}
-	dqr_fabric_free(proj);
-	dqr_lfts_free(prev);
+	if (plan_fault(tr, x, &r, proj, prev))
+		goto out;
 	tr->checked++;
 	st->reached++;
-	st->changed += ts.changed;
-	st->moved += ts.lids_moved != 0;
-	st->pairs_moved += ts.pairs_moved;
+	st->changed += ts->changed;
+	st->moved += ts->lids_moved != 0;
+	st->pairs_moved += ts->pairs_moved;
 	tr->max_layers = dqr_vlayers_count(tl) > tr->max_layers ?
 			 dqr_vlayers_count(tl) : tr->max_layers;
-	ok = !r && !v.unreachable && v.acyclic;
+	ok = all && !v.unreachable && v.acyclic;
 	st->ok += ok;
-	st->bypassed_all += !r;
+	st->bypassed_all += all;
 	/* the list keeps every layer acyclic; a repair claims every pair */
-	if (!v.acyclic || (!r && v.unreachable)) {
+	if (!v.acyclic || (all && v.unreachable)) {
 		tr->bad++;
 		fprintf(stderr, PROG ": VERIFICATION FAILED (a DQR bug): %s, "
 			"run %" PRIu32 ", fault %u: %s\n", tr->s->in.name,
@@ -155,7 +150,11 @@ static int one_fault(struct torus_run *tr, struct dqr_vlayers *tl,
 			"a repair that claims every pair leaves some "
 			"unreached");
 	}
-	return ok;
+	ret = ok;
+out:
+	dqr_fabric_free(proj);
+	dqr_lfts_free(prev);
+	return ret;
 }
 
 static int one_run(struct torus_run *tr, uint32_t run, uint32_t *cand)
@@ -163,43 +162,24 @@ static int one_run(struct torus_run *tr, uint32_t run, uint32_t *cand)
 	struct sim *s = tr->s;
 	uint32_t ncand = s->sc.num_cand, pick;
 	uint64_t rng = rng_stream(s->o->seed, 1, run);
-	struct dqr_vlayers *tl = NULL;
 	struct dqr_fabric *cur = dqr_fabric_clone(s->in.f);
-	struct dqr_lfts *t = dqr_lfts_clone(s->in.t);
-	char err[256];
+	struct dqr_reactor x;
 	unsigned k;
 	int r = -1;
 
-	if (!cur || !t || sim_vlayers_new(s, tr->g, &tl, err, sizeof(err)))
+	memset(&x, 0, sizeof(x));
+	if (!cur || sim_reactor_start(s, &x))
 		goto out;
 	memcpy(cand, s->sc.cand, sizeof(uint32_t) * ncand);
 	for (k = 0, r = 1; r == 1 && k < s->o->faults; k++) {
 		pick = rng_below(&rng, ncand);
-		r = one_fault(tr, tl, cur, t, cand[pick], k, run);
+		r = one_fault(tr, &x, cur, cand[pick], k, run);
 		cand[pick] = cand[--ncand];
 	}
 out:
-	dqr_vlayers_free(tl);
+	dqr_reactor_release(&x);
 	dqr_fabric_free(cur);
-	dqr_lfts_free(t);
 	return r < 0 ? -1 : 0;
-}
-
-int sim_vlayers_new(const struct sim *s, const struct dqr_grid *g,
-		   struct dqr_vlayers **tl, char *err, size_t errlen)
-{
-	int r;
-
-	if (s->o->lash)
-		r = dqr_vlayers_new_sl(s->in.f, g, s->in.t,
-					    s->in.lash_sl, s->in.lash_layers,
-					    tl, err, errlen);
-	else
-		r = dqr_vlayers_new(s->in.f, g, s->in.t, tl, err,
-					 errlen);
-	if (!r)
-		dqr_vlayers_allow_moves(*tl, s->o->layer_moves);
-	return r;
 }
 
 static void print_table(const struct torus_run *tr, unsigned layers,

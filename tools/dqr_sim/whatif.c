@@ -4,15 +4,15 @@
  * and --what-if all: every switch-to-switch cable and every switch in
  * turn, each from the same start, for fault tolerance at a glance.
  *
- * The answer is the plugin's: the projection without the fault
- * (dqr_fabric_project_cut, as after a trap that names the ports),
- * dqr_recon_update, where one layer cannot hold the repair and the
- * plugin would lay the FT paper's re-routing layer (vl_layer=on after
- * base=uturn on a fat tree) that layer, and the transition from the
- * tables held to the new ones planned with recon's channel list
- * (dqr_plan_change) or around the layer (dqr_plan_build_rerouting).  The
- * tables are then judged: every pair a cable path joins reachable, loop
- * free, acyclic (per VL on two layers), and the plan safe.
+ * The answer is the plugin's reactor's (reaction.h): the projection
+ * without the fault (dqr_fabric_project_cut, as after a trap that names
+ * the ports), DQR's update, where one layer cannot hold the repair and
+ * the plugin would lay the FT paper's re-routing layer (vl_layer=on
+ * after base=uturn on a fat tree) that layer, and the transition from
+ * the tables held to the new ones by the topology's planner, proved
+ * against the channel list where the plugin would.  The tables are then
+ * judged: every pair a cable path joins reachable, loop free, acyclic
+ * (per VL on two layers), and the plan safe.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,8 +21,6 @@
 #include <string.h>
 
 #include "fabric/topo_diff.h"
-#include "ftree/uturn_repair.h"
-#include "transition/plan_rerouting.h"
 #include "transition/transition.h"
 #include "util/timing.h"
 #include "verify/verify.h"
@@ -57,6 +55,7 @@ struct wi_result {
 	struct dqr_plan plan;
 	struct dqr_plan_report rep;
 	int planned;
+	int layered;			/* planned around a second layer */
 	int connected, loop_free, deadlock_free;
 	double ms;			/* update, layer and plan */
 };
@@ -214,44 +213,21 @@ static void unreachable_pairs(const struct dqr_verify_report *v,
 	}
 }
 
-/*
- * The re-routing layer, where the plugin would lay it: one layer left
- * entries open, vl_layer=on and a fat tree routed by base=uturn.  1 with
- * ml built and usable, 0 when not tried, -1 when unusable, -2 when out
- * of memory.
- */
-static int try_layer(struct sim *s, struct dqr_recon *r,
-		     const struct dqr_fabric *proj, int code,
-		     struct dqr_ml *ml)
+/* The new tables on proj, judged as the plugin judges them; 0 or -1. */
+static int judge(struct dqr_reactor *x, const struct dqr_fabric *proj,
+		 const struct dqr_lfts *t, struct wi_result *w)
 {
-	char err[256];
+	struct dqr_judgement j;
 
-	if (code != DQR_RECON_FAILED || !s->o->plugin.vl_layer ||
-	    s->ro.bias != dqr_uturn_bias || !s->ft)
-		return 0;
-	if (dqr_ml_build(r, proj, s->ft, &s->ro, ml, err, sizeof(err)))
-		return -2;
-	if (dqr_ml_usable(ml))
-		return 1;
-	dqr_ml_release(ml);
-	return -1;
-}
-
-/* The new tables on proj; -1 when out of memory. */
-static int judge(const struct dqr_fabric *proj, const struct dqr_lfts *t,
-		 const struct dqr_ml *ml, struct wi_result *w)
-{
-	struct dqr_verify_report v;
-
-	if (dqr_verify(proj, t, &v, NULL))
+	if (dqr_react_judge(x, proj, t, &j))
 		return -1;
-	unreachable_pairs(&v, &w->unreachable, &w->no_path);
+	unreachable_pairs(&j.v, &w->unreachable, &w->no_path);
 	w->lost = w->unreachable - w->no_path;
-	w->loop_entries = v.loop_entries;
-	w->dead_port_entries = v.dead_port_entries;
-	/* two layers: one CDG is cyclic by design, each VL is judged */
-	w->cycle = ml ? !ml->st.vl.deadlock_free : v.cycle_found;
-	dqr_verify_report_free(&v);
+	w->loop_entries = j.v.loop_entries;
+	w->dead_port_entries = j.v.dead_port_entries;
+	/* per VL on two layers or virtual layers, else on one */
+	w->cycle = j.deadlock_free != 1;
+	dqr_judgement_release(&j);
 	w->connected = !w->lost && w->code != DQR_RECON_OVER;
 	w->loop_free = !w->loop_entries && !w->dead_port_entries;
 	w->deadlock_free = !w->cycle && (!w->planned || w->rep.safe);
@@ -259,34 +235,38 @@ static int judge(const struct dqr_fabric *proj, const struct dqr_lfts *t,
 }
 
 /*
- * One fault from a fresh copy of the start state.  0, or -1 when out of
- * memory.  w->plan is the caller's to release.
+ * One fault from a fresh copy of the start state, answered by the
+ * plugin's reactor.  Where the plugin would fall back, the tables are
+ * DQR's partial answer, as fallback=none would upload them.  0, or -1
+ * when out of memory.  w->plan is the caller's to release.
  */
 static int run_fault(struct sim *s, const struct wi_fault *fa,
 		     uint32_t *parent, struct wi_result *w)
 {
+	static const struct dqr_in_flight settled;
 	struct dqr_verify_report v;
 	struct dqr_topo_diff d;
 	struct dqr_fabric *proj = NULL;
 	struct dqr_lfts *held = NULL;
 	const struct dqr_lfts *target;
-	struct dqr_dyn_order *cl;
-	struct dqr_recon r;
-	struct dqr_ml ml;
+	const struct dqr_ml *ml;
+	struct dqr_reaction r;
+	struct dqr_reactor x;
+	enum dqr_planner used;
 	double t0;
 	uint64_t no_path;
 	int ret = -1;
 
 	memset(w, 0, sizeof(*w));
-	memset(&ml, 0, sizeof(ml));
 	memset(&d, 0, sizeof(d));
 	dqr_plan_init(&w->plan);
-	if (restore(&r, &s->p))
-		return -1;
-	proj = dqr_fabric_clone(r.ref);
-	held = dqr_lfts_clone(r.cur);
+	if (sim_reactor_start(s, &x))
+		goto out;
+	proj = dqr_fabric_clone(x.recon.ref);
+	held = dqr_lfts_clone(x.recon.cur);
 	if (!proj || !held ||
-	    dqr_fabric_project_cut(proj, r.ref, fa->ports, fa->num_ports, &d))
+	    dqr_fabric_project_cut(proj, x.recon.ref, fa->ports,
+				   fa->num_ports, &d))
 		goto out;
 	/* a dead switch is gone, not split off: judge the others */
 	if (fa->is_switch)
@@ -300,36 +280,33 @@ static int run_fault(struct sim *s, const struct wi_fault *fa,
 	unreachable_pairs(&v, &w->cut_pairs, &no_path);
 	dqr_verify_report_free(&v);
 	t0 = dqr_now_ms();
-	w->code = dqr_recon_update(&r, proj, &d, &s->ro, &w->res);
-	if (w->code == DQR_RECON_NOMEM)
+	if (dqr_react_update(&x, proj, &d, NULL, &r))
 		goto out;
-	w->layer = try_layer(s, &r, proj, w->code, &ml);
-	if (w->layer == -2)
-		goto out;
-	w->filled = w->layer > 0 ? ml.st.filled : 0;
-	target = w->layer > 0 ? ml.tables : r.cur;
+	w->code = r.code;
+	w->res = r.res;
+	/* a topology without a second layer never tried one */
+	w->layer = r.layer < 0 && !dqr_topology_rerouting_tried(&x) &&
+		   r.code == DQR_RECON_FAILED ? 0 : r.layer;
+	ml = dqr_topology_rerouting(&x);
+	w->filled = w->layer > 0 && ml ? ml->st.filled : 0;
+	target = r.target ? r.target : x.recon.cur;
 	dqr_lfts_diff(held, target, &w->diff);
 	if (w->diff.entries) {
-		/* as the plugin: the list holds the tables held, unless
-		 * the update rebuilt it or a layer is around */
-		cl = w->layer <= 0 && !w->res.from_original ? r.cl : NULL;
-		if (w->layer > 0 ?
-		    dqr_plan_build_rerouting(proj, held, r.cur, target, NULL, 0,
-					   &w->plan, &w->rep) :
-		    dqr_plan_change(proj, held, target, cl, &w->plan,
-				    &w->rep))
+		/* the switches hold the start state, nothing in flight */
+		if (dqr_react_plan(&x, proj, held, target,
+				   dqr_react_held_list(&x, &r, &settled),
+				   &w->plan, &w->rep, &used))
 			goto out;
 		w->planned = 1;
+		w->layered = used == DQR_PLANNER_REROUTING;
 	}
 	w->ms = dqr_now_ms() - t0;
-	ret = judge(proj, target, w->layer > 0 ? &ml : NULL, w);
+	ret = judge(&x, proj, target, w);
 out:
-	if (w->layer > 0)
-		dqr_ml_release(&ml);
 	dqr_topo_diff_release(&d);
 	dqr_fabric_free(proj);
 	dqr_lfts_free(held);
-	dqr_recon_release(&r);
+	dqr_reactor_release(&x);
 	return ret;
 }
 
@@ -353,7 +330,7 @@ static const char *plan_kind(const struct wi_result *w)
 {
 	if (!w->planned)
 		return "none";
-	if (w->layer > 0)
+	if (w->layered)
 		return "layered";
 	if (w->rep.withdrawn)
 		return "withdrawn";
@@ -681,38 +658,6 @@ static int what_if_all(struct sim *s, uint32_t *parent, FILE *data)
 }
 
 /* ------------------------------------------------------------ entry */
-
-/*
- * The reroute options from the plugin's option string: the preference
- * and the stretch apply where the plugin applies them, on a fat tree
- * routed by base=uturn (--routing uturn, or base=uturn said of the
- * tables read).
- */
-static int plugin_setup(struct sim *s)
-{
-	const struct dqr_options *po = &s->o->plugin;
-	char err[512];
-
-	if (po->base == DQR_BASE_UTURN && !s->ft) {
-		if (dqr_ftree_detect(s->in.f, &s->ft, err, sizeof(err))) {
-			fprintf(stderr, PROG ": base=uturn needs a fat tree: "
-				"%s: %s\n", s->in.name, err);
-			return -1;
-		}
-		dqr_uturn_repair_opts(s->ft, &s->ro);
-	}
-	if (po->stretch != DQR_STRETCH_OFF && po->vl_layer && s->ft &&
-	    s->ro.bias == dqr_uturn_bias) {
-		s->ro.stretch_on = 1;
-		s->ro.stretch = (uint32_t)po->stretch;
-	}
-	return 0;
-}
-
-int what_if_setup(struct sim *s)
-{
-	return plugin_setup(s) ? 2 : 0;
-}
 
 int what_if(struct sim *s)
 {
