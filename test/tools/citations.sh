@@ -5,7 +5,7 @@
 set -u
 cd "${top_srcdir:-.}" || exit 1
 bad=0
-where="README lib plugin tools test man doc scripts ibsim-topologies"
+where="README lib plugin tools test man doc data scripts ibsim-topologies"
 
 hits=$(grep -rInE 'seeds? ?0[0-4][0-9]|[0-9]{3}_[0-9a-f]{16}|shared/(seeds|DESIGN)|\.\./shared' \
 	$where 2>/dev/null | grep -v '^test/tools/citations\.sh:')

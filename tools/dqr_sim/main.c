@@ -130,7 +130,7 @@ static void usage(FILE *out)
 "                       and deadlock free\n"
 "  --what-if all        every switch-to-switch cable (--ca-links: every\n"
 "                       cable) and every switch in turn, a line each and\n"
-"                       a summary; --data FILE for doc/plot-what-if.gp\n"
+"                       a summary; --data FILE for scripts/plot/what-if.gp\n"
 "  --options STRING     the plugin's options (mode=, turns=, base=uturn,\n"
 "                       vl_layer=, stretch=, fallback=; see osmdqr(8))\n"
 "  -h, --help           this text\n"

@@ -1,11 +1,12 @@
-# plot-grids.gp - the figures of doc/grids.md from dqr-sim --data files.
+# grids.gp - the figures of doc/grids.md from dqr-sim --data files.
 #
-#   gnuplot doc/plot-grids.gp                       (from the source tree)
-#   gnuplot -e "data='DIR'; out='DIR'" doc/plot-grids.gp
+#   gnuplot scripts/plot/grids.gp                   (from the source tree)
+#   gnuplot -e "data='DIR'; out='DIR'" scripts/plot/grids.gp
 #
-# data: where doc/run-grids.sh wrote NAME.dat (default doc/grids-data);
-# out: where the PNGs go (default doc).  Column 1 is the fault k (0: the
-# start tables), column 2 P(ok) (all columns: doc/plot-dqr-sim.gp,
+# scripts/experiments.sh runs it (experiments.sh plot grids).  data:
+# where the experiment wrote NAME.dat (default data/grids); out: where
+# the PNGs go (default doc).  Column 1 is the fault k (0: the start
+# tables), column 2 P(ok) (all columns: scripts/plot/dqr-sim.gp,
 # dqr-sim(1)).  A missing file
 # is skipped with a warning.
 #
@@ -17,7 +18,7 @@
 # grids-moves.png: e-cube's and LASH's layers with and without moves
 # between layers (--layer-moves).
 
-if (!exists("data")) data = "doc/grids-data"
+if (!exists("data")) data = "data/grids"
 if (!exists("out")) out = "doc"
 
 colors = "#1b9e77 #d95f02 #7570b3 #e7298a #66a61e #e6ab02 #a6761d"

@@ -1,7 +1,8 @@
-# plot-what-if.gp - fault tolerance at a glance, from dqr-sim --what-if all.
+# what-if.gp - fault tolerance at a glance, from dqr-sim --what-if all.
 #
 #   dqr-sim --fabric kary:4,3 --what-if all --data what-if.dat
-#   gnuplot -e "data='what-if.dat'; out='what-if.png'" doc/plot-what-if.gp
+#   gnuplot -e "data='what-if.dat'; out='what-if.png'" \
+#       scripts/plot/what-if.gp
 #
 # One bar per single fault (every switch-to-switch cable, then every
 # switch), each from the same start: the (switch, DLID) entries the

@@ -1,10 +1,11 @@
-# plot-dqr-sim.gp - the figures of doc/dqr-sim.md from dqr-sim --data files.
+# dqr-sim.gp - the figures of doc/dqr-sim.md from dqr-sim --data files.
 #
-#   gnuplot doc/plot-dqr-sim.gp                       (from the source tree)
-#   gnuplot -e "data='DIR'; out='DIR'" doc/plot-dqr-sim.gp
+#   gnuplot scripts/plot/dqr-sim.gp                   (from the source tree)
+#   gnuplot -e "data='DIR'; out='DIR'" scripts/plot/dqr-sim.gp
 #
-# data: where doc/run-dqr-sim.sh wrote NAME-MODE-TURNS.dat (default
-# doc/dqr-sim-data); out: where the PNGs go (default doc).
+# scripts/experiments.sh runs it (experiments.sh plot dqr-sim).  data:
+# where the experiment wrote NAME-MODE-TURNS.dat (default data/dqr-sim);
+# out: where the PNGs go (default doc).
 #
 # Columns of a .dat file (see dqr-sim(1)): 1 fault, 2 p_ok, 3 reached,
 # 4 ok, 5 failed, 6 split, 7 broken_frac, 8 changed_frac, 9 pairs_frac,
@@ -15,7 +16,7 @@
 # doc/dqr-sim.md (only their cost differs), so the figures show
 # turns=each.  A missing file is skipped with a warning.
 
-if (!exists("data")) data = "doc/dqr-sim-data"
+if (!exists("data")) data = "data/dqr-sim"
 if (!exists("out")) out = "doc"
 
 trees = "kary-4-3 fattree2-36 fattree3-36"

@@ -1,8 +1,12 @@
-# plot-fig11.gp - doc/uturn-fig11.png from the dqr-sim --data files that
-# run-fig11.sh wrote.
+# uturn-fig11.gp - doc/uturn-fig11.png from the dqr-sim --data files of
+# the uturn-fig11 experiment.
 #
-#   gnuplot doc/uturn-fig11-data/plot-fig11.gp        (from the source tree)
-#   gnuplot -e "data='DIR'; out='FILE'" doc/uturn-fig11-data/plot-fig11.gp
+#   gnuplot scripts/plot/uturn-fig11.gp             (from the source tree)
+#   gnuplot -e "data='DIR'; out='DIR'" scripts/plot/uturn-fig11.gp
+#
+# scripts/experiments.sh runs it (experiments.sh plot uturn-fig11).
+# data: where the experiment wrote NAME-MODE.dat (default
+# data/uturn-fig11); out: where uturn-fig11.png goes (default doc).
 #
 # Column 1 is the number of faults k (row 0: the start tables), column
 # 18 p_connected, column 24 p_ends (see dqr-sim(1)).  The top row shows
@@ -12,8 +16,8 @@
 # lines are the uturn runs with the re-routing layer on a second VL
 # (--vl-layers, files NAME-vl), end-to-end as the plugin runs.
 
-if (!exists("data")) data = "doc/uturn-fig11-data"
-if (!exists("out")) out = "doc/uturn-fig11.png"
+if (!exists("data")) data = "data/uturn-fig11"
+if (!exists("out")) out = "doc"
 
 confs = "uturn uturn-nobias ftree-mod ftree-mod-dsl"
 titles = "uturn|uturn --no-uturn-bias|ftree-mod|ftree-mod --dqr-switch-lids"
@@ -33,7 +37,7 @@ $paper43 << EOD
 EOD
 
 set terminal pngcairo size 1300,1000 font "sans,11" linewidth 1.5
-set output out
+set output out."/uturn-fig11.png"
 set multiplot layout 2,2 title \
 	"P(connected) after k successive random switch-link faults: " . \
 	"dqr-sim, 500 runs each, seed 1, every state verified\n" . \
