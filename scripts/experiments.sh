@@ -162,25 +162,28 @@ exp_dqr_sim() {
 		one "$fname" "$fspec" local path "$rlp" "$@"
 	}
 
-	local r=$runs
-	fabric kary-4-3 kary:4,3 $r $r $r $r
-	fabric kary-4-3-dsl kary:4,3 $r $r $r $r --dqr-switch-lids
-	fabric fattree2-36 fattree2:36 $r $r $r $r
-	fabric fattree2-36-dsl fattree2:36 $r $r $r $r --dqr-switch-lids
+	# the DQR paper's settings: OpenSM's ftree (lib's model of it) on
+	# fat trees, dimension order on meshes
+	local r=$runs ft="--routing ftree-mod"
+	fabric kary-4-3 kary:4,3 $r $r $r $r $ft
+	fabric kary-4-3-dsl kary:4,3 $r $r $r $r $ft --dqr-switch-lids
+	fabric fattree2-36 fattree2:36 $r $r $r $r $ft
+	fabric fattree2-36-dsl fattree2:36 $r $r $r $r $ft --dqr-switch-lids
 	fabric fattree3-36 fattree3:36 "$ft3_runs" "$ft3_runs_path" \
-		"$ft3_runs" "$ft3_runs_local_path"
+		"$ft3_runs" "$ft3_runs_local_path" $ft
 	fabric fattree3-36-dsl fattree3:36 "$ft3_runs" "$ft3_runs_path" \
-		"$ft3_runs" "$ft3_dsl_runs_local_path" --dqr-switch-lids
-	fabric mesh-10x10 mesh:10x10 $r $r $r $r
-	fabric mesh-20x20 mesh:20x20 $r $r $r $r
+		"$ft3_runs" "$ft3_dsl_runs_local_path" $ft --dqr-switch-lids
+	fabric mesh-10x10 mesh:10x10 $r $r $r $r --routing dor
+	fabric mesh-20x20 mesh:20x20 $r $r $r $r --routing dor
 
 	# name spec turns trials [dqr-sim options]
 	bench() {
 		local name=$1 spec=$2 turns=$3 n=${TRIALS:-$4} st=0
 		shift 4
 		echo "dqr-sim: bench $name $turns: $n trials" >&2
-		"$sim" --bench --fabric "$spec" --turns "$turns" --trials "$n" \
-			"$@" > "$out/bench-$name-$turns.txt" \
+		"$sim" --bench --fabric "$spec" --routing ftree-mod \
+			--turns "$turns" --trials "$n" "$@" \
+			> "$out/bench-$name-$turns.txt" \
 			2>> "$out/verify-failures.log" || st=$?
 		[ $st -le 1 ] || exit $st
 	}
@@ -508,7 +511,8 @@ exp_scale() {
 		esac
 		f=$out/bench-${s//:/-}.txt
 		echo "scale: $s: $n trials" >&2
-		"$sim" --bench --fabric "$s" --trials "$n" > "$f"
+		"$sim" --bench --fabric "$s" --routing ftree-mod \
+			--trials "$n" > "$f"
 		rows="$rows $f"
 	done
 	# a row per bench output, replacing the row of the same CAs

@@ -78,8 +78,9 @@ expect 0 "^unsafe: 0$" -- $soak --fabric kary:4,3 --seed 1
 expect 0 "^unreachable connected pairs: 0 " -- $soak --fabric kary:4,3 \
 	--seed 1
 expect 0 "^unsafe: 0$" -- $soak --fabric mesh:4x4 --seed 4
+# dimension order falls back where up*/down* (the default) does not
 expect 0 '"fallback":[1-9][0-9]*,.*"unsafe":0,.*"unreachable":0,' -- \
-	$soak --fabric mesh:4x4 --seed 4 --json
+	$soak --fabric mesh:4x4 --routing dor --seed 4 --json
 expect 0 "withdrew them before the cable came up: [1-9]" -- $soak \
 	--fabric kary:4,3 --seed 3
 expect 0 "withdrew them before the cable came up: [1-9]" -- $soak \
@@ -143,7 +144,7 @@ set -f		# NAME[PORT] is no glob
 # cable sw-L1-0000[5] of kary:4,3 (ftree-mod): 469 routes cut, 98
 # entries in 21 blocks on 20 switches, proved in two stages of which the
 # second waits a drain; every pair rerouted
-wi="--fabric kary:4,3 --what-if sw-L1-0000[5]"
+wi="--fabric kary:4,3 --routing ftree-mod --what-if sw-L1-0000[5]"
 expect 0 "^  tables: 98 entries changed in 21 64-LID blocks on 20 switches$" \
 	-- $wi
 expect 0 "^  transition: 2 stages (proved), 1 wait a drain," -- $wi
@@ -155,7 +156,7 @@ expect 0 '"stage_list":\[{"entries":89,"drain":null},{"entries":9,' -- \
 	$wi --json
 # a whole switch (quoted as in ibsim's net files): its own LID is gone
 # (222 pairs without a cable path), the rest is rerouted in three stages
-wi='--fabric kary:4,3 --what-if "sw-L2-0005"'
+wi='--fabric kary:4,3 --routing ftree-mod --what-if "sw-L2-0005"'
 expect 0 "^what if switch sw-L2-0005 fails (8 cables)$" -- $wi
 expect 0 "^  tables: 265 entries changed in 39 64-LID blocks on 21 " -- $wi
 expect 0 "965 rerouted; 222 left unreachable (222 with no cable path left, 0" \
@@ -164,13 +165,16 @@ expect 0 "^  transition: 3 stages (proved), 2 wait a drain" -- $wi
 # a cable DQR alone cannot absorb on ftree-mod's tables: 232 connected
 # pairs without a legal route, the plugin's fallback decides; exit 1
 expect 1 "NOT connected, loop free, deadlock free: lost" -- \
-	--fabric kary:4,3 --what-if "sw-L1-0000[7]"
+	--fabric kary:4,3 --routing ftree-mod --what-if "sw-L1-0000[7]"
 expect 1 "232 that a cable path still joins" -- \
-	--fabric kary:4,3 --what-if "sw-L1-0000[7]"
+	--fabric kary:4,3 --routing ftree-mod --what-if "sw-L1-0000[7]"
 # ... which the plugin's mode=local turns=path does not change, and its
-# base=uturn (the FT paper's preference) avoids
+# base=uturn (the FT paper's preference, the default) avoids
 expect 1 "232 that a cable path still joins" -- --fabric kary:4,3 \
-	--what-if "sw-L1-0000[7]" --options "mode=local turns=path"
+	--routing ftree-mod --what-if "sw-L1-0000[7]" \
+	--options "mode=local turns=path"
+expect 0 "connected, loop free, deadlock free: survived" -- \
+	--fabric kary:4,3 --what-if "sw-L1-0000[7]"
 expect 0 "plugin options: base=uturn .*mode=local turns=path" -- \
 	--fabric kary:4,3 --routing uturn --what-if "sw-L1-0000[7]" \
 	--options "base=uturn mode=local turns=path"
@@ -198,11 +202,15 @@ expect 2 "not with --mode" -- --fabric kary:2,3 --what-if all \
 # --what-if all: every single fault from the same start, and a summary
 expect 0 "^summary: 28 single faults (16 links, 12 switches): 28 survived" \
 	-- --fabric kary:2,3 --what-if all
+expect 0 "^summary: 176 single faults .*: 176 survived" -- \
+	--fabric kary:4,3 --what-if all
 expect 0 '"summary":{"faults":28,"links":16,"switches":12,"survived":28,' \
 	-- --fabric kary:2,3 --what-if all --json
+# ftree-mod's tables lose 12; the default, uturn's, none
 sum="^summary: 176 single faults (128 links, 48 switches): 164 survived"
 sum="$sum connected and deadlock free, 12 lose a connected pair, 0 unsafe"
-expect 1 "$sum" -- --fabric kary:4,3 --what-if all --data "$dat"
+expect 1 "$sum" -- --fabric kary:4,3 --routing ftree-mod --what-if all \
+	--data "$dat"
 awk -F '\t' '!/^#/ { n++; if (NF != 9) bad = 1; lost += $8 == 1 }
 	END { exit bad || n != 176 || lost != 12 }' "$dat"
 tally $? "--what-if all --data: not 176 rows of 9 columns, 12 lost" "$dat"

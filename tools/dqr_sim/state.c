@@ -55,13 +55,15 @@ int start(struct sim *s)
 	double t0;
 	int ret;
 
-	/* the reroute of the topology the plugin would hold */
-	ret = sim_reactor(s, &x);
-	dqr_react_reroute_opts(&x, &o);
-	dqr_reactor_release(&x);
-	if (ret)
+	/* the reroute of the topology the plugin would hold (its plug-in
+	 * lives in x: released after the start) */
+	if (sim_reactor(s, &x)) {
+		dqr_reactor_release(&x);
 		return -1;
+	}
+	dqr_react_reroute_opts(&x, &o);
 	ret = dqr_recon_start(&r, s->in.f, s->in.t, &o, &s->p.start);
+	dqr_reactor_release(&x);
 	if (ret == DQR_RECON_NOMEM)
 		return -1;
 	if (ret == DQR_RECON_CYCLIC) {
