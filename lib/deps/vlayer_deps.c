@@ -10,7 +10,7 @@
 #include "util/sort.h"
 
 int dqr_vlayer_deps_init(struct dqr_vlayer_deps *d, const struct dqr_fabric *f,
-			unsigned num_layers)
+			 unsigned num_layers)
 {
 	uint64_t bits;
 	uint32_t node;
@@ -62,7 +62,7 @@ static uint32_t pick_first(void *ctx, uint32_t r)
 }
 
 int dqr_vlayer_deps_order(struct dqr_vlayer_deps *d, struct dqr_cdg **g,
-			 struct dqr_channel_list *cl, unsigned *layer)
+			  struct dqr_channel_list *cl, unsigned *layer)
 {
 	uint32_t nv = d->num_layers * d->num_ports, v, *e;
 	struct dqr_channel_list own_cl = { 0 };

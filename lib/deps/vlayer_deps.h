@@ -30,7 +30,7 @@ struct dqr_vlayer_deps {
 
 /* An empty set over num_layers layers of f's ports: 0, or -1 no memory. */
 int dqr_vlayer_deps_init(struct dqr_vlayer_deps *d, const struct dqr_fabric *f,
-			unsigned num_layers);
+			 unsigned num_layers);
 void dqr_vlayer_deps_release(struct dqr_vlayer_deps *d);
 
 /* a -> b (vertices l * P + c) into d, once: 0, or -1 no memory. */
@@ -45,6 +45,6 @@ int dqr_vlayer_deps_add(struct dqr_vlayer_deps *d, uint32_t a, uint32_t b);
  * after 1); with NULL they are freed here.
  */
 int dqr_vlayer_deps_order(struct dqr_vlayer_deps *d, struct dqr_cdg **g,
-			 struct dqr_channel_list *cl, unsigned *layer);
+			  struct dqr_channel_list *cl, unsigned *layer);
 
 #endif

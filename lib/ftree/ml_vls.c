@@ -711,8 +711,8 @@ fail:
 }
 
 int dqr_ml_vls_build(const struct dqr_fabric *f, const struct dqr_lfts *t,
-			const struct dqr_ftree *ft, struct dqr_ml_vls **out,
-			struct dqr_vl_stats *st, char *err, size_t errlen)
+		     const struct dqr_ftree *ft, struct dqr_ml_vls **out,
+		     struct dqr_vl_stats *st, char *err, size_t errlen)
 {
 	struct build b = { 0 };
 	struct dqr_ml_vls *v;

@@ -102,8 +102,8 @@ struct dqr_ml_vls;
  * does not belong to f.
  */
 int dqr_ml_vls_build(const struct dqr_fabric *f, const struct dqr_lfts *t,
-			const struct dqr_ftree *ft, struct dqr_ml_vls **out,
-			struct dqr_vl_stats *st, char *err, size_t errlen);
+		     const struct dqr_ftree *ft, struct dqr_ml_vls **out,
+		     struct dqr_vl_stats *st, char *err, size_t errlen);
 void dqr_ml_vls_free(struct dqr_ml_vls *v);
 
 /*

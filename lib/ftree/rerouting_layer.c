@@ -68,7 +68,7 @@ int dqr_ml_build(struct dqr_recon *r, const struct dqr_fabric *proj,
 	ml->st.left = rs.failed + rs.holes;
 	ml->st.us_fill = (dqr_now_ms() - t0) * 1e3;
 	if (dqr_ml_vls_build(proj, ml->tables, ft, &ml->vl, &ml->st.vl,
-				err, errlen)) {
+			     err, errlen)) {
 		dqr_ml_release(ml);
 		return -1;
 	}

@@ -32,6 +32,6 @@ int dqr_recon_vlayers_restart(struct dqr_recon *r);
 
 /* Its repair of r->cur for what proj lacks, the cut noted; 0 or -1. */
 int dqr_recon_vlayers_run(struct dqr_recon *r, const struct dqr_fabric *proj,
-			struct dqr_reroute_stats *rs);
+			  struct dqr_reroute_stats *rs);
 
 #endif

@@ -105,9 +105,9 @@ int dqr_recon_start(struct dqr_recon *r, const struct dqr_fabric *f,
  * DQR_RECON_NOMEM; but for DQR_RECON_OK the caller releases r.
  */
 int dqr_recon_start_vlayers(struct dqr_recon *r, const struct dqr_fabric *f,
-			  struct dqr_grid *g, struct dqr_vlayers *tl,
-			  const struct dqr_lfts *t,
-			  struct dqr_recon_result *res);
+			    struct dqr_grid *g, struct dqr_vlayers *tl,
+			    const struct dqr_lfts *t,
+			    struct dqr_recon_result *res);
 
 /*
  * Brings r->cur in line with proj, r->ref as it is now (from

@@ -13,9 +13,9 @@
 #include "util/timing.h"
 
 int dqr_recon_start_vlayers(struct dqr_recon *r, const struct dqr_fabric *f,
-			  struct dqr_grid *g, struct dqr_vlayers *tl,
-			  const struct dqr_lfts *t,
-			  struct dqr_recon_result *res)
+			    struct dqr_grid *g, struct dqr_vlayers *tl,
+			    const struct dqr_lfts *t,
+			    struct dqr_recon_result *res)
 {
 	struct dqr_vlayers_verdict v;
 	double t0 = dqr_now_ms();
@@ -47,7 +47,7 @@ int dqr_recon_vlayers_restart(struct dqr_recon *r)
 	/* the start's SLs, which the original tables were proved with: a
 	 * move (layer_moves) lasts until the restart */
 	if (dqr_vlayers_new_like(r->tl, r->ref, r->grid, r->orig, &tl,
-				      err, sizeof(err)))
+				 err, sizeof(err)))
 		return -1;	/* they were layered at the start: memory */
 	r->pairs_moved_back = dqr_vlayers_moved(r->tl);
 	dqr_vlayers_free(r->tl);
@@ -98,7 +98,7 @@ static void note_cut(struct dqr_recon *r, const struct dqr_fabric *proj)
 }
 
 int dqr_recon_vlayers_run(struct dqr_recon *r, const struct dqr_fabric *proj,
-			struct dqr_reroute_stats *rs)
+			  struct dqr_reroute_stats *rs)
 {
 	struct dqr_vlayers_stats st;
 	double t0 = dqr_now_ms();

@@ -142,8 +142,8 @@ static int fit_pair(struct lash *x, uint32_t s, uint32_t d,
 }
 
 int dqr_lash_vlayers(const struct dqr_fabric *f, const struct dqr_lfts *t,
-		    unsigned max_layers, uint8_t *sl, unsigned *num_layers,
-		    char *err, size_t errlen)
+		     unsigned max_layers, uint8_t *sl, unsigned *num_layers,
+		     char *err, size_t errlen)
 {
 	struct lash x = { .f = f, .t = t, .num_ports = f->num_ports };
 	uint32_t S = f->num_switches, s, d;

@@ -39,7 +39,7 @@
  * a pair that fits no layer, a route that loops, out of memory.
  */
 int dqr_lash_vlayers(const struct dqr_fabric *f, const struct dqr_lfts *t,
-		    unsigned max_layers, uint8_t *sl, unsigned *num_layers,
-		    char *err, size_t errlen);
+		     unsigned max_layers, uint8_t *sl, unsigned *num_layers,
+		     char *err, size_t errlen);
 
 #endif

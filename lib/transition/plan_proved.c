@@ -904,16 +904,16 @@ int dqr_plan_proved(const struct dqr_fabric *f, const struct dqr_lfts *from,
 		    struct dqr_plan_report *rep)
 {
 	return dqr_plan_proved_vlayers(f, from, to, changes, n, cl, NULL, plan,
-				      rep);
+				       rep);
 }
 
 int dqr_plan_proved_vlayers(const struct dqr_fabric *f,
-			   const struct dqr_lfts *from,
-			   const struct dqr_lfts *to,
-			   const struct dqr_plan_entry *changes, uint32_t n,
-			   struct dqr_dyn_order *cl,
-			   const struct dqr_plan_vlayers *lay,
-			   struct dqr_plan *plan, struct dqr_plan_report *rep)
+			    const struct dqr_lfts *from,
+			    const struct dqr_lfts *to,
+			    const struct dqr_plan_entry *changes, uint32_t n,
+			    struct dqr_dyn_order *cl,
+			    const struct dqr_plan_vlayers *lay,
+			    struct dqr_plan *plan, struct dqr_plan_report *rep)
 {
 	struct proof o = { .f = f, .from = from, .to = to, .cl = cl,
 			   .lay = lay, .fail_sw = DQR_NONE };

@@ -61,12 +61,12 @@ static void count(const struct dqr_plan *p, uint32_t lid_count,
 }
 
 int dqr_plan_build_rerouting(const struct dqr_fabric *f,
-			   const struct dqr_lfts *from,
-			   const struct dqr_lfts *one,
-			   const struct dqr_lfts *to,
-			   const struct dqr_change *drop, uint32_t ndrop,
-			   struct dqr_plan *plan,
-			   struct dqr_plan_report *rep)
+			     const struct dqr_lfts *from,
+			     const struct dqr_lfts *one,
+			     const struct dqr_lfts *to,
+			     const struct dqr_change *drop, uint32_t ndrop,
+			     struct dqr_plan *plan,
+			     struct dqr_plan_report *rep)
 {
 	struct dqr_lfts *start = dqr_lfts_clone(from);
 	struct dqr_plan mid;

@@ -39,11 +39,11 @@
  * of memory.
  */
 int dqr_plan_build_rerouting(const struct dqr_fabric *f,
-			   const struct dqr_lfts *from,
-			   const struct dqr_lfts *one,
-			   const struct dqr_lfts *to,
-			   const struct dqr_change *drop, uint32_t ndrop,
-			   struct dqr_plan *plan,
-			   struct dqr_plan_report *rep);
+			     const struct dqr_lfts *from,
+			     const struct dqr_lfts *one,
+			     const struct dqr_lfts *to,
+			     const struct dqr_change *drop, uint32_t ndrop,
+			     struct dqr_plan *plan,
+			     struct dqr_plan_report *rep);
 
 #endif

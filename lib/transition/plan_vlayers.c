@@ -201,9 +201,9 @@ static void ulay_free(struct ulay *u)
 }
 
 int dqr_union_vlayers_ok(const struct dqr_fabric *f, const struct dqr_lfts *a,
-			const struct dqr_lfts *b,
-			const struct dqr_plan_vlayers *lay, char *why,
-			size_t whylen)
+			 const struct dqr_lfts *b,
+			 const struct dqr_plan_vlayers *lay, char *why,
+			 size_t whylen)
 {
 	struct ulay u = { .f = f, .a = a, .b = b, .lay = lay,
 			  .num_layers = lay ? lay->num_layers : 1 };
@@ -253,10 +253,10 @@ out:
 }
 
 int dqr_plan_change_vlayers(const struct dqr_fabric *f,
-			   const struct dqr_lfts *from,
-			   const struct dqr_lfts *to, struct dqr_dyn_order *cl,
-			   const struct dqr_plan_vlayers *lay,
-			   struct dqr_plan *plan, struct dqr_plan_report *rep)
+			    const struct dqr_lfts *from,
+			    const struct dqr_lfts *to, struct dqr_dyn_order *cl,
+			    const struct dqr_plan_vlayers *lay,
+			    struct dqr_plan *plan, struct dqr_plan_report *rep)
 {
 	char proof[sizeof(rep->reason)], why[2][256] = { "", "" };
 	double t0 = dqr_now_ms();
@@ -264,13 +264,13 @@ int dqr_plan_change_vlayers(const struct dqr_fabric *f,
 
 	if (cl)
 		r = dqr_plan_proved_vlayers(f, from, to, NULL, 0, cl, lay, plan,
-					   rep);
+					    rep);
 	if (r)
 		return r < 0 ? -1 : 0;
 	snprintf(proof, sizeof(proof), "%s", cl ? rep->reason :
 		 "not proved: no channel list");
 	old_ok = dqr_union_vlayers_ok(f, from, from, lay, why[0],
-				     sizeof(why[0]));
+				      sizeof(why[0]));
 	new_ok = dqr_union_vlayers_ok(f, to, to, lay, why[1], sizeof(why[1]));
 	if (old_ok < 0 || new_ok < 0)
 		return -1;

@@ -146,12 +146,12 @@ struct dqr_plan_vlayers {
  * dependency stopped it.
  */
 int dqr_plan_proved_vlayers(const struct dqr_fabric *f,
-			   const struct dqr_lfts *from,
-			   const struct dqr_lfts *to,
-			   const struct dqr_plan_entry *changes, uint32_t n,
-			   struct dqr_dyn_order *cl,
-			   const struct dqr_plan_vlayers *lay,
-			   struct dqr_plan *plan, struct dqr_plan_report *rep);
+			    const struct dqr_lfts *from,
+			    const struct dqr_lfts *to,
+			    const struct dqr_plan_entry *changes, uint32_t n,
+			    struct dqr_dyn_order *cl,
+			    const struct dqr_plan_vlayers *lay,
+			    struct dqr_plan *plan, struct dqr_plan_report *rep);
 
 /*
  * The union of states a and b (each switch may forward by a's entry or
@@ -162,9 +162,9 @@ int dqr_plan_proved_vlayers(const struct dqr_fabric *f,
  * O(LIDs x switches x layers) and the dependencies' sort.
  */
 int dqr_union_vlayers_ok(const struct dqr_fabric *f, const struct dqr_lfts *a,
-			const struct dqr_lfts *b,
-			const struct dqr_plan_vlayers *lay, char *why,
-			size_t whylen);
+			 const struct dqr_lfts *b,
+			 const struct dqr_plan_vlayers *lay, char *why,
+			 size_t whylen);
 
 /*
  * dqr_plan_change() for a routing on layers, whose every state is cyclic
@@ -177,10 +177,10 @@ int dqr_union_vlayers_ok(const struct dqr_fabric *f, const struct dqr_lfts *a,
  * memory.
  */
 int dqr_plan_change_vlayers(const struct dqr_fabric *f,
-			   const struct dqr_lfts *from,
-			   const struct dqr_lfts *to, struct dqr_dyn_order *cl,
-			   const struct dqr_plan_vlayers *lay,
-			   struct dqr_plan *plan, struct dqr_plan_report *rep);
+			    const struct dqr_lfts *from,
+			    const struct dqr_lfts *to, struct dqr_dyn_order *cl,
+			    const struct dqr_plan_vlayers *lay,
+			    struct dqr_plan *plan, struct dqr_plan_report *rep);
 
 /*
  * The OSR paper's transition for a change no order of single entries

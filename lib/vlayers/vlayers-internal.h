@@ -60,18 +60,18 @@ struct dqr_vlayers {
 /* E-cube's direction from switch s to d in dimension k: 1 downwards, 0
  * upwards, -1 none (same coordinate). */
 int dqr_vlayers_ecube_minus(const struct dqr_vlayers *tl, unsigned k,
-			  uint32_t s, uint32_t d);
+			    uint32_t s, uint32_t d);
 
 /*
  * The switch sw's entry for lid leads to, or DQR_NONE; *ch the channel
  * (sw's port there, cabled), or DQR_NONE.
  */
 uint32_t dqr_vlayers_hop(const struct dqr_fabric *f, const struct dqr_lfts *t,
-		       uint32_t sw, uint32_t lid, uint32_t *ch);
+			 uint32_t sw, uint32_t lid, uint32_t *ch);
 
 /* The switch that owns lid (its own LID, or a CA's), or DQR_NONE. */
 uint32_t dqr_vlayers_owner_switch(const struct dqr_fabric *f, uint32_t lid,
-				uint32_t *owner);
+				  uint32_t *owner);
 
 /*
  * vlayers_lay.c: marks w and every switch whose route to lid in t passes it
@@ -79,10 +79,10 @@ uint32_t dqr_vlayers_owner_switch(const struct dqr_fabric *f, uint32_t lid,
  * O(those switches x degree).
  */
 uint8_t dqr_vlayers_upstream(struct dqr_vlayers *tl,
-			   const struct dqr_fabric *f,
-			   const struct dqr_lfts *t, uint32_t lid,
-			   uint32_t dst, uint32_t w, uint32_t *mark,
-			   uint32_t g);
+			     const struct dqr_fabric *f,
+			     const struct dqr_lfts *t, uint32_t lid,
+			     uint32_t dst, uint32_t w, uint32_t *mark,
+			     uint32_t g);
 
 /* vlayers_lay.c: the entries an attempt wrote, to take back. */
 struct dqr_vlayers_undo {
@@ -103,10 +103,10 @@ struct dqr_vlayers_undo {
 };
 
 void dqr_vlayers_undo_begin(struct dqr_vlayers *tl,
-			  struct dqr_vlayers_undo *u);
+			    struct dqr_vlayers_undo *u);
 /* 1 kept, 0 taken back; -1 (no memory) passes through, taken back. */
 int dqr_vlayers_undo_end(struct dqr_vlayers *tl, struct dqr_lfts *t,
-		       struct dqr_vlayers_undo *u, int r);
+			 struct dqr_vlayers_undo *u, int r);
 
 /*
  * Lays the path tl->path_sw[0..n) (each switch's new port in
@@ -116,10 +116,10 @@ int dqr_vlayers_undo_end(struct dqr_vlayers *tl, struct dqr_lfts *t,
  * does not arrive), -1 no memory; u takes the entries back.
  */
 int dqr_vlayers_lay_path(struct dqr_vlayers *tl,
-		       const struct dqr_fabric *f, struct dqr_lfts *t,
-		       uint32_t n, uint32_t rejoin, uint32_t lid,
-		       uint32_t dst, uint32_t owner,
-		       struct dqr_vlayers_undo *u);
+			 const struct dqr_fabric *f, struct dqr_lfts *t,
+			 uint32_t n, uint32_t rejoin, uint32_t lid,
+			 uint32_t dst, uint32_t owner,
+			 struct dqr_vlayers_undo *u);
 
 /*
  * vlayers_search.c: the topology-agnostic search for lid, whose route from
@@ -127,9 +127,9 @@ int dqr_vlayers_lay_path(struct dqr_vlayers *tl,
  * laid, 0 no legal path, -1 no memory.
  */
 int dqr_vlayers_search_lid(struct dqr_vlayers *tl,
-			 const struct dqr_fabric *f, struct dqr_lfts *t,
-			 uint32_t a, uint32_t lid, uint32_t dst,
-			 uint32_t owner, struct dqr_vlayers_undo *u);
+			   const struct dqr_fabric *f, struct dqr_lfts *t,
+			   uint32_t a, uint32_t lid, uint32_t dst,
+			   uint32_t owner, struct dqr_vlayers_undo *u);
 
 /*
  * vlayers_lay.c: adds the dependencies of lid's route from switch y in
@@ -137,16 +137,16 @@ int dqr_vlayers_search_lid(struct dqr_vlayers *tl,
  * owner, a dead entry, a loop).  0, or a negative DQR_DYN_* (a cycle).
  */
 int dqr_vlayers_lay_route(struct dqr_vlayers *tl,
-			const struct dqr_fabric *f, const struct dqr_lfts *t,
-			uint32_t y, uint32_t lid, uint32_t dst,
-			uint32_t owner, unsigned l);
+			  const struct dqr_fabric *f, const struct dqr_lfts *t,
+			  uint32_t y, uint32_t lid, uint32_t dst,
+			  uint32_t owner, unsigned l);
 
 /* vlayers_sl.c: the moved SL of (s, d), or -1 when it has none. */
 int dqr_vlayers_moved_sl(const struct dqr_vlayers *tl, uint32_t s,
-		       uint32_t d);
+			 uint32_t d);
 /* vlayers_sl.c: (s, d)'s moved SL set to sl: 0, or -1 no memory. */
 int dqr_vlayers_put_sl(struct dqr_vlayers *tl, uint32_t s, uint32_t d,
-		     uint8_t sl);
+		       uint8_t sl);
 
 /*
  * vlayers_move.c: lays the path in path_sw/path_port (n switches, rejoining
@@ -157,10 +157,10 @@ int dqr_vlayers_put_sl(struct dqr_vlayers *tl, uint32_t s, uint32_t d,
  * nothing, -1 no memory; u takes back entries and SLs.
  */
 int dqr_vlayers_lay_moved(struct dqr_vlayers *tl,
-			const struct dqr_fabric *f, struct dqr_lfts *t,
-			uint32_t n, uint32_t rejoin, uint32_t lid,
-			uint32_t dst, uint32_t owner, unsigned l,
-			const uint32_t *lids, uint32_t num_lids,
-			struct dqr_vlayers_undo *u);
+			  const struct dqr_fabric *f, struct dqr_lfts *t,
+			  uint32_t n, uint32_t rejoin, uint32_t lid,
+			  uint32_t dst, uint32_t owner, unsigned l,
+			  const uint32_t *lids, uint32_t num_lids,
+			  struct dqr_vlayers_undo *u);
 
 #endif

@@ -28,7 +28,7 @@ static int coord_minus(const struct dqr_vlayers *tl, unsigned k,
 }
 
 int dqr_vlayers_ecube_minus(const struct dqr_vlayers *tl, unsigned k,
-			  uint32_t s, uint32_t d)
+			    uint32_t s, uint32_t d)
 {
 	return coord_minus(tl, k, dqr_grid_coord(&tl->n, s, k),
 			   dqr_grid_coord(&tl->n, d, k));
@@ -46,7 +46,7 @@ static uint8_t ring_layer(const struct dqr_vlayers *tl, unsigned k,
 }
 
 uint8_t dqr_vlayers_sl(const struct dqr_vlayers *tl,
-			    uint32_t src, uint32_t dst)
+		       uint32_t src, uint32_t dst)
 {
 	int moved = dqr_vlayers_moved_sl(tl, src, dst);
 
@@ -55,7 +55,7 @@ uint8_t dqr_vlayers_sl(const struct dqr_vlayers *tl,
 }
 
 uint8_t dqr_vlayers_base_sl(const struct dqr_vlayers *tl,
-				 uint32_t src, uint32_t dst)
+			    uint32_t src, uint32_t dst)
 {
 	unsigned k;
 	uint8_t sl = 0;
@@ -110,7 +110,7 @@ unsigned dqr_vlayers_count(const struct dqr_vlayers *tl)
 }
 
 void dqr_vlayers_allow_moves(struct dqr_vlayers *tl,
-				  unsigned max_layers)
+			     unsigned max_layers)
 {
 	tl->max_layers = max_layers > DQR_VLAYERS_MAX ?
 			 DQR_VLAYERS_MAX : max_layers;
@@ -141,7 +141,7 @@ struct dqr_dyn_order *dqr_vlayers_list(struct dqr_vlayers *tl)
  * (sw's port there, cabled), or DQR_NONE.
  */
 uint32_t dqr_vlayers_hop(const struct dqr_fabric *f, const struct dqr_lfts *t,
-		       uint32_t sw, uint32_t lid, uint32_t *ch)
+			 uint32_t sw, uint32_t lid, uint32_t *ch)
 {
 	uint8_t p = dqr_lft_get(t, sw, lid);
 
@@ -226,7 +226,7 @@ static uint32_t tree(struct dqr_vlayers *tl, const struct dqr_fabric *f,
 
 /* The switch that owns lid (its own LID, or a CA's), or DQR_NONE. */
 uint32_t dqr_vlayers_owner_switch(const struct dqr_fabric *f, uint32_t lid,
-				uint32_t *owner)
+				  uint32_t *owner)
 {
 	*owner = dqr_lid_owner(f, lid);
 	return dqr_lid_switch(f, lid);
@@ -409,10 +409,10 @@ static int alloc_tree(struct dqr_vlayers *tl, uint32_t num)
  * of 3 switches or more; out of memory).
  */
 static struct dqr_vlayers *layers_alloc(const struct dqr_fabric *f,
-					     const struct dqr_grid *g,
-					     const uint8_t *sl,
-					     unsigned num_layers,
-					     char *err, size_t errlen)
+					const struct dqr_grid *g,
+					const uint8_t *sl,
+					unsigned num_layers,
+					char *err, size_t errlen)
 {
 	struct dqr_vlayers *tl = calloc(1, sizeof(*tl));
 	size_t pairs = (size_t)f->num_switches * f->num_switches;
@@ -483,9 +483,9 @@ out:
 }
 
 int dqr_vlayers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
-			 const struct dqr_lfts *t,
-			 struct dqr_vlayers **out, char *err,
-			 size_t errlen)
+		    const struct dqr_lfts *t,
+		    struct dqr_vlayers **out, char *err,
+		    size_t errlen)
 {
 	struct dqr_vlayers *tl;
 
@@ -503,11 +503,11 @@ int dqr_vlayers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
 }
 
 int dqr_vlayers_new_sl(const struct dqr_fabric *f,
-			    const struct dqr_grid *g,
-			    const struct dqr_lfts *t, const uint8_t *sl,
-			    unsigned num_layers,
-			    struct dqr_vlayers **out, char *err,
-			    size_t errlen)
+		       const struct dqr_grid *g,
+		       const struct dqr_lfts *t, const uint8_t *sl,
+		       unsigned num_layers,
+		       struct dqr_vlayers **out, char *err,
+		       size_t errlen)
 {
 	struct dqr_vlayers *tl;
 	size_t i, pairs = (size_t)f->num_switches * f->num_switches;
@@ -539,19 +539,19 @@ int dqr_vlayers_new_sl(const struct dqr_fabric *f,
 }
 
 int dqr_vlayers_new_like(const struct dqr_vlayers *like,
-			      const struct dqr_fabric *f,
-			      const struct dqr_grid *g,
-			      const struct dqr_lfts *t,
-			      struct dqr_vlayers **out, char *err,
-			      size_t errlen)
+			 const struct dqr_fabric *f,
+			 const struct dqr_grid *g,
+			 const struct dqr_lfts *t,
+			 struct dqr_vlayers **out, char *err,
+			 size_t errlen)
 {
 	int r;
 
 	/* the SLs the base gave: a move lasts until the restart */
 	if (like->sl_tab)
 		r = dqr_vlayers_new_sl(f, g, t, like->sl_tab,
-					    like->base_layers, out, err,
-					    errlen);
+				       like->base_layers, out, err,
+				       errlen);
 	else
 		r = dqr_vlayers_new(f, g, t, out, err, errlen);
 	if (!r)
@@ -560,10 +560,10 @@ int dqr_vlayers_new_like(const struct dqr_vlayers *like,
 }
 
 int dqr_vlayers_judge_new(const struct dqr_fabric *f,
-			       const struct dqr_grid *g,
-			       const struct dqr_lfts *t,
-			       struct dqr_vlayers **out, char *err,
-			       size_t errlen)
+			  const struct dqr_grid *g,
+			  const struct dqr_lfts *t,
+			  struct dqr_vlayers **out, char *err,
+			  size_t errlen)
 {
 	*out = layers_alloc(f, g, NULL, 0, err, errlen);
 	if (!*out)
@@ -606,9 +606,9 @@ void dqr_vlayers_free(struct dqr_vlayers *tl)
 /* ------------------------------------------------------------ verify */
 
 int dqr_vlayers_verify(const struct dqr_vlayers *tl_const,
-			    const struct dqr_fabric *f,
-			    const struct dqr_lfts *t,
-			    struct dqr_vlayers_verdict *v)
+		       const struct dqr_fabric *f,
+		       const struct dqr_lfts *t,
+		       struct dqr_vlayers_verdict *v)
 {
 	/* tree() writes only the scratch arrays */
 	struct dqr_vlayers *tl = (struct dqr_vlayers *)tl_const;

@@ -113,9 +113,9 @@ struct dqr_vlayers;
  * tables are not e-cube), out of memory.
  */
 int dqr_vlayers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
-			 const struct dqr_lfts *t,
-			 struct dqr_vlayers **out, char *err,
-			 size_t errlen);
+		    const struct dqr_lfts *t,
+		    struct dqr_vlayers **out, char *err,
+		    size_t errlen);
 /*
  * Layers given by another routing's SLs (LASH's: lash_vlayers.h) on any
  * grid g: sl[s * f->num_switches + d] (copied), each below num_layers
@@ -125,11 +125,11 @@ int dqr_vlayers_new(const struct dqr_fabric *f, const struct dqr_grid *g,
  * out of range, a cyclic layer, out of memory.
  */
 int dqr_vlayers_new_sl(const struct dqr_fabric *f,
-			    const struct dqr_grid *g,
-			    const struct dqr_lfts *t, const uint8_t *sl,
-			    unsigned num_layers,
-			    struct dqr_vlayers **out, char *err,
-			    size_t errlen);
+		       const struct dqr_grid *g,
+		       const struct dqr_lfts *t, const uint8_t *sl,
+		       unsigned num_layers,
+		       struct dqr_vlayers **out, char *err,
+		       size_t errlen);
 /*
  * Fresh layers, with a fresh list, for tables t, by the same layer
  * function as like (e-cube's, or the SLs like was given): a restart from
@@ -137,11 +137,11 @@ int dqr_vlayers_new_sl(const struct dqr_fabric *f,
  * As dqr_vlayers_new().
  */
 int dqr_vlayers_new_like(const struct dqr_vlayers *like,
-			      const struct dqr_fabric *f,
-			      const struct dqr_grid *g,
-			      const struct dqr_lfts *t,
-			      struct dqr_vlayers **out, char *err,
-			      size_t errlen);
+			 const struct dqr_fabric *f,
+			 const struct dqr_grid *g,
+			 const struct dqr_lfts *t,
+			 struct dqr_vlayers **out, char *err,
+			 size_t errlen);
 /*
  * The layer function alone, for judging tables t that need not be e-cube
  * any more (read back after repairs): ties of even rings by the majority
@@ -150,10 +150,10 @@ int dqr_vlayers_new_like(const struct dqr_vlayers *like,
  * no ring of 3 switches or more, out of memory.
  */
 int dqr_vlayers_judge_new(const struct dqr_fabric *f,
-			       const struct dqr_grid *g,
-			       const struct dqr_lfts *t,
-			       struct dqr_vlayers **out, char *err,
-			       size_t errlen);
+			  const struct dqr_grid *g,
+			  const struct dqr_lfts *t,
+			  struct dqr_vlayers **out, char *err,
+			  size_t errlen);
 void dqr_vlayers_free(struct dqr_vlayers *tl);
 
 unsigned dqr_vlayers_count(const struct dqr_vlayers *tl);
@@ -168,10 +168,10 @@ struct dqr_dyn_order *dqr_vlayers_list(struct dqr_vlayers *tl);
 
 /* The SL (= layer, = VL) of routes from switch src to switch dst. */
 uint8_t dqr_vlayers_sl(const struct dqr_vlayers *tl,
-			    uint32_t src, uint32_t dst);
+		       uint32_t src, uint32_t dst);
 /* The same before any move: the base routing's. */
 uint8_t dqr_vlayers_base_sl(const struct dqr_vlayers *tl,
-				 uint32_t src, uint32_t dst);
+			    uint32_t src, uint32_t dst);
 
 /*
  * Lets a repair move routes into layers below max_layers (at most
@@ -179,7 +179,7 @@ uint8_t dqr_vlayers_base_sl(const struct dqr_vlayers *tl,
  * Kept by dqr_vlayers_new_like().
  */
 void dqr_vlayers_allow_moves(struct dqr_vlayers *tl,
-				  unsigned max_layers);
+			     unsigned max_layers);
 /* The pairs of switches whose SL a move changed: O(moves). */
 uint64_t dqr_vlayers_moved(const struct dqr_vlayers *tl);
 
@@ -190,8 +190,8 @@ uint64_t dqr_vlayers_moved(const struct dqr_vlayers *tl);
  * of memory (t and the list may then be partly updated).
  */
 int dqr_vlayers_repair(struct dqr_vlayers *tl,
-			    const struct dqr_fabric *f, struct dqr_lfts *t,
-			    struct dqr_vlayers_stats *st);
+		       const struct dqr_fabric *f, struct dqr_lfts *t,
+		       struct dqr_vlayers_stats *st);
 
 /*
  * Judges t on f independently of the list: every (switch or CA port,
@@ -199,8 +199,8 @@ int dqr_vlayers_repair(struct dqr_vlayers *tl,
  * dependencies must be acyclic.  0, or -1 when out of memory.
  */
 int dqr_vlayers_verify(const struct dqr_vlayers *tl,
-			    const struct dqr_fabric *f,
-			    const struct dqr_lfts *t,
-			    struct dqr_vlayers_verdict *v);
+		       const struct dqr_fabric *f,
+		       const struct dqr_lfts *t,
+		       struct dqr_vlayers_verdict *v);
 
 #endif

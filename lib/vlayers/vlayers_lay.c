@@ -28,7 +28,7 @@ static int add_dep(void *arg, uint32_t a, uint32_t b)
 }
 
 void dqr_vlayers_undo_begin(struct dqr_vlayers *tl,
-			  struct dqr_vlayers_undo *u)
+			    struct dqr_vlayers_undo *u)
 {
 	u->n = 0;
 	u->sl_n = 0;
@@ -42,13 +42,13 @@ static void undo_sls(struct dqr_vlayers *tl, struct dqr_vlayers_undo *u)
 {
 	while (u->sl_n--)
 		dqr_vlayers_put_sl(tl, u->sl[u->sl_n].s, u->sl[u->sl_n].d,
-				 u->sl[u->sl_n].old);	/* no grow: known */
+				   u->sl[u->sl_n].old);	/* no grow: known */
 	u->sl_n = 0;
 	tl->num_layers = u->num_layers;
 }
 
 int dqr_vlayers_undo_end(struct dqr_vlayers *tl, struct dqr_lfts *t,
-		       struct dqr_vlayers_undo *u, int r)
+			 struct dqr_vlayers_undo *u, int r)
 {
 	if (r > 0) {
 		dqr_dyn_commit(tl->cl);
@@ -87,10 +87,10 @@ static void visit_begin(struct dqr_vlayers *tl)
 }
 
 uint8_t dqr_vlayers_upstream(struct dqr_vlayers *tl,
-			   const struct dqr_fabric *f,
-			   const struct dqr_lfts *t, uint32_t lid,
-			   uint32_t dst, uint32_t w, uint32_t *mark,
-			   uint32_t g)
+			     const struct dqr_fabric *f,
+			     const struct dqr_lfts *t, uint32_t lid,
+			     uint32_t dst, uint32_t w, uint32_t *mark,
+			     uint32_t g)
 {
 	uint32_t top = 0, y, p, q, z, node;
 	unsigned pn;
@@ -228,9 +228,9 @@ static int rejoin_deps(struct dqr_vlayers *tl,
 }
 
 int dqr_vlayers_lay_route(struct dqr_vlayers *tl,
-			const struct dqr_fabric *f, const struct dqr_lfts *t,
-			uint32_t y, uint32_t lid, uint32_t dst,
-			uint32_t owner, unsigned l)
+			  const struct dqr_fabric *f, const struct dqr_lfts *t,
+			  uint32_t y, uint32_t lid, uint32_t dst,
+			  uint32_t owner, unsigned l)
 {
 	uint32_t node = f->switches[y], P = tl->num_ports, c, nc, e, z, nz;
 	uint32_t steps;
@@ -275,10 +275,10 @@ int dqr_vlayers_lay_route(struct dqr_vlayers *tl,
  * route, not the tree.
  */
 int dqr_vlayers_lay_path(struct dqr_vlayers *tl,
-		       const struct dqr_fabric *f, struct dqr_lfts *t,
-		       uint32_t n, uint32_t rejoin, uint32_t lid,
-		       uint32_t dst, uint32_t owner,
-		       struct dqr_vlayers_undo *u)
+			 const struct dqr_fabric *f, struct dqr_lfts *t,
+			 uint32_t n, uint32_t rejoin, uint32_t lid,
+			 uint32_t dst, uint32_t owner,
+			 struct dqr_vlayers_undo *u)
 {
 	uint32_t *sw = tl->path_sw, *c = tl->path_ch, nc, prev, i;
 	uint8_t m = 0;

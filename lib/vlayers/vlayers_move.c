@@ -35,11 +35,11 @@ static int move_pair(struct dqr_vlayers *tl, uint32_t s, uint32_t d,
 }
 
 int dqr_vlayers_lay_moved(struct dqr_vlayers *tl,
-			const struct dqr_fabric *f, struct dqr_lfts *t,
-			uint32_t n, uint32_t rejoin, uint32_t lid,
-			uint32_t dst, uint32_t owner, unsigned l,
-			const uint32_t *lids, uint32_t num_lids,
-			struct dqr_vlayers_undo *u)
+			  const struct dqr_fabric *f, struct dqr_lfts *t,
+			  uint32_t n, uint32_t rejoin, uint32_t lid,
+			  uint32_t dst, uint32_t owner, unsigned l,
+			  const uint32_t *lids, uint32_t num_lids,
+			  struct dqr_vlayers_undo *u)
 {
 	uint32_t sw, i, first = u->sl_n, lo;
 	int r;

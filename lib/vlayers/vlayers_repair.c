@@ -24,7 +24,7 @@ static int lay_lid(struct dqr_vlayers *tl, const struct dqr_fabric *f,
 	if (n <= 0)
 		return 0;
 	return dqr_vlayers_lay_path(tl, f, t, (uint32_t)n, lp->sw[n], lid, dst,
-				  owner, u);
+				    owner, u);
 }
 
 /* 1 when switch sw is still cabled to anything: not a lost switch. */
@@ -67,7 +67,7 @@ static int bypass_lid(struct dqr_vlayers *tl,
 					continue;
 				dqr_vlayers_undo_begin(tl, u);
 				r = dqr_vlayers_undo_end(tl, t, u,
-						       lay_lid(tl, f, t, &lp,
+							 lay_lid(tl, f, t, &lp,
 							       lid, dst,
 							       owner, u));
 				if (r)
@@ -214,7 +214,7 @@ static int bypass(struct dqr_vlayers *tl, const struct dqr_fabric *f,
 		dir = dst == DQR_NONE ? -1 : lid_over(t, &lk, lid);
 		if (dir >= 0)
 			groups |= 1u << (dqr_vlayers_sl(tl, dir ? b : a,
-							     dst) & lk.high);
+							dst) & lk.high);
 	}
 	for (g = 0; r >= 0 && g < DQR_VLAYERS_MAX; g++) {
 		if (!(groups & (1u << g)))
@@ -311,8 +311,8 @@ static int torus_link(void *arg, uint32_t a, uint32_t b, unsigned k)
 }
 
 int dqr_vlayers_repair(struct dqr_vlayers *tl,
-			    const struct dqr_fabric *f, struct dqr_lfts *t,
-			    struct dqr_vlayers_stats *st)
+		       const struct dqr_fabric *f, struct dqr_lfts *t,
+		       struct dqr_vlayers_stats *st)
 {
 	struct torus_run x = { tl, f, t, 1 };
 

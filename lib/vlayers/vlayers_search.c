@@ -189,10 +189,10 @@ static int try_cand(struct dqr_vlayers *tl, const struct dqr_fabric *f,
 	dqr_vlayers_undo_begin(tl, u);
 	if (l == DQR_VLAYERS_MAX)
 		r = dqr_vlayers_lay_path(tl, f, t, len, c->end, lid, dst, owner,
-				       u);
+					 u);
 	else
 		r = dqr_vlayers_lay_moved(tl, f, t, len, c->end, lid, dst,
-					owner, l, lids, num_lids, u);
+					  owner, l, lids, num_lids, u);
 	return dqr_vlayers_undo_end(tl, t, u, r);
 }
 
@@ -231,9 +231,9 @@ static int move_cands(struct dqr_vlayers *tl,
 }
 
 int dqr_vlayers_search_lid(struct dqr_vlayers *tl,
-			 const struct dqr_fabric *f, struct dqr_lfts *t,
-			 uint32_t a, uint32_t lid, uint32_t dst,
-			 uint32_t owner, struct dqr_vlayers_undo *u)
+			   const struct dqr_fabric *f, struct dqr_lfts *t,
+			   uint32_t a, uint32_t lid, uint32_t dst,
+			   uint32_t owner, struct dqr_vlayers_undo *u)
 {
 	struct cand c[DQR_TORUS_SEARCH_HOPS * DQR_TORUS_SEARCH_ENDS];
 	uint32_t node = f->switches[a], ends[DQR_TORUS_SEARCH_ENDS];
@@ -242,7 +242,7 @@ int dqr_vlayers_search_lid(struct dqr_vlayers *tl,
 
 	/* a and what routes through it: cut off with the route */
 	dqr_vlayers_upstream(tl, f, t, lid, dst, a, tl->cut,
-			   next_gen(tl->cut, &tl->cgen, tl->n.num_switches));
+			     next_gen(tl->cut, &tl->cgen, tl->n.num_switches));
 	next_gen(tl->arr, &tl->agen, tl->n.num_switches);
 	dqr_for_each_linked_port(f, node, pn) {
 		if (dqr_peer_switch(f, dqr_port_index(f, node, pn)) ==

@@ -35,7 +35,7 @@ static uint32_t find_slot(const struct dqr_vlayers *tl, uint64_t key)
 }
 
 int dqr_vlayers_moved_sl(const struct dqr_vlayers *tl, uint32_t s,
-		       uint32_t d)
+			 uint32_t d)
 {
 	uint32_t i;
 
@@ -76,7 +76,7 @@ static int grow(struct dqr_vlayers *tl)
 }
 
 int dqr_vlayers_put_sl(struct dqr_vlayers *tl, uint32_t s, uint32_t d,
-		     uint8_t sl)
+		       uint8_t sl)
 {
 	uint64_t key = pair_key(tl, s, d);
 	uint32_t i = tl->mv_cap ? find_slot(tl, key) : 0;

@@ -65,8 +65,8 @@ void print_load_json(const struct check_load *l);
 
 /* vl.c */
 struct dqr_ml_vls *vl_build(const struct dqr_fabric *f,
-			       const struct dqr_lfts *t,
-			       struct dqr_vl_stats *st);
+			    const struct dqr_lfts *t,
+			    struct dqr_vl_stats *st);
 /* What --vl-dump writes of some layers: vl.c's or torus.c's. */
 typedef void layers_dump_fn(FILE *out, const struct dqr_fabric *f,
 			    const void *layers, const char *topo,
@@ -94,8 +94,8 @@ struct torus_stats {
 };
 
 struct dqr_vlayers *torus_build(const struct dqr_fabric *f,
-				     const struct dqr_lfts *t,
-				     struct torus_stats *st);
+				const struct dqr_lfts *t,
+				struct torus_stats *st);
 layers_dump_fn torus_dump_write;
 void print_torus_text(const struct dqr_verify_report *r,
 		      const struct torus_stats *st);

@@ -59,8 +59,8 @@ static uint32_t sl_mask(const struct dqr_fabric *f,
  * torus with a ring of 3 switches or more, out of memory).
  */
 struct dqr_vlayers *torus_build(const struct dqr_fabric *f,
-				     const struct dqr_lfts *t,
-				     struct torus_stats *st)
+				const struct dqr_lfts *t,
+				struct torus_stats *st)
 {
 	struct dqr_vlayers *tl = NULL;
 	struct dqr_grid *g;

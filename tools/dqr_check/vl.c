@@ -13,8 +13,8 @@
 
 /* The layers of t on the fat tree of f; NULL after a message. */
 struct dqr_ml_vls *vl_build(const struct dqr_fabric *f,
-			       const struct dqr_lfts *t,
-			       struct dqr_vl_stats *st)
+			    const struct dqr_lfts *t,
+			    struct dqr_vl_stats *st)
 {
 	struct dqr_ml_vls *v = NULL;
 	struct dqr_ftree *ft;

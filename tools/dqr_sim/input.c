@@ -51,7 +51,7 @@ static int lash_layers(struct sim_input *in, char *err, size_t errlen)
 		return -1;
 	}
 	return dqr_lash_vlayers(in->f, in->t, DQR_VLAYERS_MAX,
-			       in->lash_sl, &in->lash_layers, err, errlen);
+				in->lash_sl, &in->lash_layers, err, errlen);
 }
 
 /*

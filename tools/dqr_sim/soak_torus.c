@@ -176,7 +176,7 @@ static int replay(struct soak_run *w, const struct dqr_fabric *f,
 			nomem |= !settled;
 		} else if (k > k0 && !nomem) {
 			r = dqr_union_vlayers_ok(f, settled, next, lay, why,
-						sizeof(why));
+						 sizeof(why));
 			nomem |= r < 0;
 			t->drain_checks++;
 			if (r == 0) {
@@ -310,7 +310,7 @@ static int transition(struct soak_run *w, const struct dqr_fabric *proj,
 
 	dqr_vlayers_plan_init(&tp, w->x.recon.tl, w->x.recon.ref);
 	held_ok = dqr_union_vlayers_ok(proj, w->held, w->held, &tp.lay, why,
-				      sizeof(why));
+				       sizeof(why));
 	if (held_ok < 0)
 		return -1;
 	if (!held_ok) {

@@ -267,7 +267,7 @@ static void test_fault_free(void)
 
 	tree_build(&tr, "kary:4,3");
 	CHECK_EQ(dqr_ml_vls_build(tr.f, tr.t, tr.ft, &v, &st, err,
-				     sizeof(err)), 0);
+				  sizeof(err)), 0);
 	REQUIRE(v != NULL);
 	ends = dqr_fabric_count_end_ports(tr.f);
 	/* every source (CAs, switches) to every other LID owner */
@@ -517,7 +517,7 @@ static void test_two_faults(void)
 	CHECK_EQ(repair(tr.f, tr.t, tr.ft), 0);
 
 	CHECK_EQ(dqr_ml_vls_build(tr.f, tr.t, tr.ft, &v, &st, err,
-				     sizeof(err)), 0);
+				  sizeof(err)), 0);
 	REQUIRE(v != NULL);
 	CHECK_EQ(st.unrouted, 0);
 	/* CA routes now turn too */

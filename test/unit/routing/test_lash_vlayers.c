@@ -118,7 +118,7 @@ static unsigned check_layers(struct world *w, const char *spec,
 	uint32_t s, d, step;
 
 	if (dqr_lash_vlayers(w->f, w->t, 8, w->sl, &layers, err,
-			    sizeof(err)))
+			     sizeof(err)))
 		fprintf(stderr, "%s: %s\n", spec, err);
 	REQUIRE(layers >= 1);
 	CHECK(layers <= max_expected);
@@ -175,19 +175,19 @@ static void test_refused(void)
 
 	world_open(&w, "torus:5x5", DQR_REF_DOR_WRAP);
 	CHECK_EQ(dqr_lash_vlayers(w.f, w.t, 1, w.sl, &layers, err,
-				 sizeof(err)), -1);
+				  sizeof(err)), -1);
 	CHECK(strstr(err, "cycle in each of 1 layers") != NULL);
 	CHECK_EQ(dqr_lash_vlayers(w.f, w.t, 0, w.sl, &layers, err,
-				 sizeof(err)), -1);
+				  sizeof(err)), -1);
 	CHECK(strstr(err, "0 layers") != NULL);
 	CHECK_EQ(dqr_lash_vlayers(w.f, w.t, 9, w.sl, &layers, err,
-				 sizeof(err)), -1);
+				  sizeof(err)), -1);
 	/* switches 0 and 1 send switch 2's LID to each other */
 	lid = dqr_switch_lid(w.f, 2);
 	dqr_lft_set(w.t, 0, lid, dqr_lft_get(w.t, 0, dqr_switch_lid(w.f, 1)));
 	dqr_lft_set(w.t, 1, lid, dqr_lft_get(w.t, 1, dqr_switch_lid(w.f, 0)));
 	CHECK_EQ(dqr_lash_vlayers(w.f, w.t, 8, w.sl, &layers, err,
-				 sizeof(err)), -1);
+				  sizeof(err)), -1);
 	CHECK(strstr(err, "loops") != NULL);
 	world_close(&w);
 }

@@ -1046,7 +1046,7 @@ static void ml_transitions(const struct dqr_fabric *p,
 
 	dqr_plan_init(&pl);
 	REQUIRE(dqr_plan_build_rerouting(p, before, r->cur, ml->tables, NULL,
-				       0, &pl, &rep) == 0);
+					 0, &pl, &rep) == 0);
 	CHECK(rep.safe);
 	CHECK(pl.num_stages >= 2);
 	CHECK(replays_to(&pl, before, ml->tables));

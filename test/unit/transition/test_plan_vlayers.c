@@ -71,7 +71,7 @@ static struct dqr_vlayers *layers_of(const struct world *w)
 	char err[256];
 
 	REQUIRE(dqr_vlayers_new(w->f, &w->g, w->t, &tl, err,
-				     sizeof(err)) == 0);
+				sizeof(err)) == 0);
 	return tl;
 }
 
@@ -124,7 +124,7 @@ static uint32_t replay(const struct dqr_fabric *f, const struct dqr_lfts *from,
 			dqr_lft_set(next, e->sw, e->lid, e->new_port);
 		}
 		if (dqr_union_vlayers_ok(f, cur, next, lay, why,
-					sizeof(why)) != 1) {
+					 sizeof(why)) != 1) {
 			fprintf(stderr, "stage %u: %s\n", s + 1, why);
 			bad++;
 		}
@@ -180,16 +180,16 @@ static void test_every_link(const char *spec)
 		CHECK(v.acyclic);
 		/* the generic check agrees with torus_layers' own */
 		CHECK_EQ(dqr_union_vlayers_ok(p, t, t, &tp.lay, why,
-					     sizeof(why)), v.acyclic);
+					      sizeof(why)), v.acyclic);
 		CHECK_EQ(dqr_union_vlayers_ok(p, w.t, w.t, &tp.lay, why,
-					     sizeof(why)), 1);
+					      sizeof(why)), 1);
 		CHECK_EQ(dqr_union_vlayers_ok(p, t, t, NULL, why,
-					     sizeof(why)), 0);
+					      sizeof(why)), 0);
 		CHECK_EQ(dqr_plan_proved(p, w.t, t, NULL, 0, NULL, &plan,
 					 &rep), 0);
 		if (dqr_plan_proved_vlayers(p, w.t, t, NULL, 0,
-					   dqr_vlayers_list(tl), &tp.lay,
-					   &plan, &rep) == 1) {
+					    dqr_vlayers_list(tl), &tp.lay,
+					    &plan, &rep) == 1) {
 			proved++;
 			CHECK(rep.proved && rep.safe);
 			CHECK(rep.entries > 0);
@@ -239,13 +239,13 @@ static void refused(const struct world *w, struct dqr_vlayers *tl,
 
 	dqr_plan_init(&plan);
 	CHECK_EQ(dqr_plan_proved_vlayers(w->f, w->t, t, NULL, 0, cl, &tp->lay,
-					&plan, &rep), 0);
+					 &plan, &rep), 0);
 	CHECK(strstr(rep.reason, what) != NULL);
 	CHECK_EQ(dqr_dyn_mark(cl), mark);
 	CHECK_EQ(dqr_union_vlayers_ok(w->f, t, t, &tp->lay, why, sizeof(why)),
 		 0);
 	CHECK_EQ(dqr_plan_change_vlayers(w->f, w->t, t, cl, &tp->lay, &plan,
-					&rep), 0);
+					 &rep), 0);
 	CHECK_EQ(rep.safe, 0);
 	CHECK_EQ(rep.old_ok, 1);
 	CHECK_EQ(rep.new_ok, 0);
@@ -271,7 +271,7 @@ static void held_bad(const struct world *w, const struct dqr_vlayers_plan *tp,
 
 	dqr_plan_init(&plan);
 	CHECK_EQ(dqr_plan_change_vlayers(w->f, bad, w->t, NULL, &tp->lay,
-					&plan, &rep), 0);
+					 &plan, &rep), 0);
 	CHECK(rep.safe && rep.withdrawn && !rep.proved);
 	CHECK(!rep.old_ok && rep.new_ok);
 	CHECK(strstr(rep.reason, "withdrawn first") != NULL);
@@ -284,7 +284,7 @@ static void held_bad(const struct world *w, const struct dqr_vlayers_plan *tp,
 		dqr_lft_set(s1, e->sw, e->lid, e->new_port);
 	}
 	CHECK_EQ(dqr_union_vlayers_ok(w->f, s1, s1, &tp->lay, why,
-				     sizeof(why)), 1);
+				      sizeof(why)), 1);
 	/* stage 2 from there; stage 1's own union is the bad state's */
 	plan.stage_off[0] = plan.stage_off[1];
 	CHECK_EQ(replay(w->f, s1, w->t, &plan, &tp->lay), 0);
@@ -371,7 +371,7 @@ static void test_withdraw(void)
 		p = cut_fabric(&w, w.links[i]);
 		REQUIRE(dqr_vlayers_repair(tl, p, t, &st) == 0);
 		CHECK_EQ(dqr_plan_change_vlayers(p, w.t, t, NULL, &tp.lay,
-						&plan, &rep), 0);
+						 &plan, &rep), 0);
 		CHECK(rep.safe && !rep.proved);
 		CHECK(strstr(rep.reason, "no channel list") != NULL);
 		CHECK_EQ(plan.num_stages, rep.withdrawn ? 2 : 1);
@@ -461,8 +461,8 @@ static void test_foreign_from(const char *spec, unsigned trials)
 		tl = layers_of(&w);
 		dqr_vlayers_plan_init(&tp, tl, w.f);
 		r = dqr_plan_proved_vlayers(w.f, from, w.t, NULL, 0,
-					   dqr_vlayers_list(tl), &tp.lay,
-					   &plan, &rep);
+					    dqr_vlayers_list(tl), &tp.lay,
+					    &plan, &rep);
 		REQUIRE(r >= 0);
 		if (r) {
 			proved++;

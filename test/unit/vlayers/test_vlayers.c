@@ -84,7 +84,7 @@ static void world_close(struct world *w)
 }
 
 static struct dqr_vlayers *layers_of(const struct world *w,
-					  const struct dqr_lfts *t)
+				     const struct dqr_lfts *t)
 {
 	struct dqr_vlayers *tl;
 	char err[256];
@@ -575,9 +575,9 @@ static void test_bad_input(void)
 	CHECK_EQ(not_a, 0);
 	CHECK(wrapped > 0);
 	CHECK_EQ(dqr_vlayers_sl(tl, sw_at(&w, 0, 0, 0),
-				     sw_at(&w, 4, 0, 0)), 1);
+				sw_at(&w, 4, 0, 0)), 1);
 	CHECK_EQ(dqr_vlayers_sl(tl, sw_at(&w, 0, 0, 0),
-				     sw_at(&w, 0, 4, 0)), 2);
+				sw_at(&w, 0, 4, 0)), 2);
 	REQUIRE(dqr_vlayers_verify(tl, w.f, w.t, &v) == 0);
 	CHECK(v.acyclic);
 	CHECK_EQ(v.unreachable, 0);
@@ -769,7 +769,7 @@ static uint8_t *lash_world(struct world *w, const char *spec,
 	sl = malloc((size_t)S * S);
 	REQUIRE(sl);
 	REQUIRE(dqr_lash_vlayers(w->f, w->t, 8, sl, layers, err,
-				sizeof(err)) == 0);
+				 sizeof(err)) == 0);
 	return sl;
 }
 
@@ -797,17 +797,17 @@ static void test_lash(const char *spec, unsigned min_ok)
 	S = w.f->num_switches;
 	sl[1] = (uint8_t)layers;
 	CHECK_EQ(dqr_vlayers_new_sl(w.f, &w.g, w.t, sl, layers, &tl, err,
-					 sizeof(err)), -1);
+				    sizeof(err)), -1);
 	CHECK(strstr(err, "SL ") != NULL);
 	CHECK_EQ(dqr_vlayers_new_sl(w.f, &w.g, w.t, sl, 9, &tl, err,
-					 sizeof(err)), -1);
+				    sizeof(err)), -1);
 	sl[1] = 0;
 	REQUIRE(dqr_lash_vlayers(w.f, w.t, 8, sl, &layers, err,
-				sizeof(err)) == 0);
+				 sizeof(err)) == 0);
 	for (i = 0; i < w.num_links; i++) {
 		port = w.links[i];
 		REQUIRE(dqr_vlayers_new_sl(w.f, &w.g, w.t, sl, layers,
-						&tl, err, sizeof(err)) == 0);
+					   &tl, err, sizeof(err)) == 0);
 		CHECK_EQ(dqr_vlayers_count(tl), layers);
 		t = dqr_lfts_clone(w.t);
 		REQUIRE(t);
@@ -824,9 +824,9 @@ static void test_lash(const char *spec, unsigned min_ok)
 	CHECK(ok >= min_ok);
 	/* a restart's fresh layers keep every pair's SL (not e-cube's) */
 	REQUIRE(dqr_vlayers_new_sl(w.f, &w.g, w.t, sl, layers, &tl, err,
-					sizeof(err)) == 0);
+				   sizeof(err)) == 0);
 	REQUIRE(dqr_vlayers_new_like(tl, w.f, &w.g, w.t, &again, err,
-					  sizeof(err)) == 0);
+				     sizeof(err)) == 0);
 	CHECK_EQ(dqr_vlayers_count(again), layers);
 	for (i = 0, port = 0; i < S * S; i++)
 		port += dqr_vlayers_sl(again, i / S, i % S) != sl[i];
@@ -884,7 +884,7 @@ static void test_lash_moves(const char *spec, unsigned max_layers)
 	for (i = 0; i < w.num_links; i++) {
 		port = w.links[i];
 		REQUIRE(dqr_vlayers_new_sl(w.f, &w.g, w.t, sl, layers,
-						&tl, err, sizeof(err)) == 0);
+					   &tl, err, sizeof(err)) == 0);
 		dqr_vlayers_allow_moves(tl, max_layers);
 		t = dqr_lfts_clone(w.t);
 		REQUIRE(t);
@@ -901,8 +901,8 @@ static void test_lash_moves(const char *spec, unsigned max_layers)
 			check_moved(&w, tl, sl, max_layers);
 			/* a restart: the base SLs again, moves still allowed */
 			REQUIRE(dqr_vlayers_new_like(tl, w.f, &w.g, w.t,
-							  &again, err,
-							  sizeof(err)) == 0);
+						     &again, err,
+						     sizeof(err)) == 0);
 			CHECK_EQ(dqr_vlayers_moved(again), 0);
 			CHECK_EQ(dqr_vlayers_count(again), layers);
 			dqr_vlayers_free(again);
