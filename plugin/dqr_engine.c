@@ -121,31 +121,34 @@ static int start_and_hand_over(struct dqr_ctx *ctx, double ms_model)
 }
 
 /*
- * base=uturn (or auto): lib's fat-tree routing on the subnet as it is.
- * Returns what OpenSM's second step expects, or 1 when the fabric is no
- * fat tree (then a base engine of OpenSM's must route).
+ * lib's own routing of the subnet as it is, by choose (a function of
+ * reaction/base_choice.h, which sets the topology): 0 with ctx->fabric
+ * and ctx->lfts its model and tables, 1 when it does not fit (said).
+ * say_model: a subnet that cannot be modelled is said here (the first
+ * try of a pass).
  */
-static int uturn_pass(struct dqr_ctx *ctx)
+static int lib_route(struct dqr_ctx *ctx,
+		     int (*choose)(struct dqr_reactor *x,
+				   const struct dqr_fabric *f,
+				   struct dqr_lfts **t),
+		     int say_model)
 {
 	struct dqr_model_stats mst;
 	struct dqr_fabric *f;
 	struct dqr_lfts *held, *t;
 	char err[256];
-	double t0 = dqr_now_ms();
 	int ret;
 
-	ctx->bases.ran = NULL;
-	ctx->bases.failed = 0;
-	forward_optional(ctx);
-	dqr_read_vl_caps(ctx, &ctx->react.caps);
 	if (dqr_subnet_model_build(&ctx->osm->subn, &f, &held, &mst, err,
 				   sizeof(err))) {
-		dqr_choose_no_fat_tree(&ctx->react, err);
-		dqr_log_notes(ctx, &ctx->react.notes);
+		if (say_model) {
+			dqr_choose_no_fat_tree(&ctx->react, err);
+			dqr_log_notes(ctx, &ctx->react.notes);
+		}
 		return 1;
 	}
 	dqr_lfts_free(held);
-	ret = dqr_choose_fat_tree(&ctx->react, f, &t);
+	ret = choose(&ctx->react, f, &t);
 	dqr_log_notes(ctx, &ctx->react.notes);
 	if (ret) {
 		dqr_fabric_free(f);
@@ -154,6 +157,24 @@ static int uturn_pass(struct dqr_ctx *ctx)
 	drop_last_pass(ctx);
 	ctx->fabric = f;
 	ctx->lfts = t;
+	return 0;
+}
+
+/*
+ * base=uturn (or auto): lib's fat-tree routing on the subnet as it is.
+ * Returns what OpenSM's second step expects, or 1 when the fabric is no
+ * fat tree (then a base engine of OpenSM's must route).
+ */
+static int uturn_pass(struct dqr_ctx *ctx)
+{
+	double t0 = dqr_now_ms();
+
+	ctx->bases.ran = NULL;
+	ctx->bases.failed = 0;
+	forward_optional(ctx);
+	dqr_read_vl_caps(ctx, &ctx->react.caps);
+	if (lib_route(ctx, dqr_choose_fat_tree, 1))
+		return 1;
 	return start_and_hand_over(ctx, dqr_now_ms() - t0);
 }
 
@@ -165,26 +186,10 @@ static int uturn_pass(struct dqr_ctx *ctx)
  */
 static int grid_pass(struct dqr_ctx *ctx)
 {
-	struct dqr_model_stats mst;
-	struct dqr_fabric *f;
-	struct dqr_lfts *held, *t;
-	char err[256];
 	double t0 = dqr_now_ms();
-	int ret;
 
-	if (dqr_subnet_model_build(&ctx->osm->subn, &f, &held, &mst, err,
-				   sizeof(err)))
-		return 1;	/* uturn_pass logged why */
-	dqr_lfts_free(held);
-	ret = dqr_choose_grid(&ctx->react, f, &t);
-	dqr_log_notes(ctx, &ctx->react.notes);
-	if (ret) {
-		dqr_fabric_free(f);
+	if (lib_route(ctx, dqr_choose_grid, 0))
 		return 1;
-	}
-	drop_last_pass(ctx);
-	ctx->fabric = f;
-	ctx->lfts = t;
 	/*
 	 * No OpenSM engine ran: the optional callbacks (SL, VL, multicast)
 	 * go to OpenSM's engine of the same kind, dimension order (or
