@@ -1,8 +1,10 @@
 /*
  * dqr_reconfig.c - DQR inside OpenSM: deciding at the start of a routing
  * pass whether DQR can serve it, starting DQR after a base routing, and
- * running a DQR pass.  Called by dqr_engine.c; calls dqr_rerouting.c,
- * dqr_transition.c, dqr_report.c and the OpenSM glue below them.
+ * running a DQR pass.  What DQR decides is lib's reactor's
+ * (reaction/reaction.h); here it meets OpenSM.  Called by dqr_engine.c;
+ * calls dqr_budget.c, dqr_transition.c, dqr_sls.c, dqr_report.c,
+ * dqr_record.c and the OpenSM glue below them.
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,8 +1,9 @@
 /*
- * dqr_report.c - what the plugin tells the OpenSM log, and the JSON
- * records of every reconfiguration and transition in
- * <dump_files_dir>/dqr-reconfig.log.  Called by dqr_engine.c,
- * dqr_reconfig.c and dqr_transition.c; calls no other module.
+ * dqr_report.c - what the plugin tells the OpenSM log: the verdict on
+ * every table handed over, the reactor's notes, the line of every
+ * reconfiguration (whose JSON record dqr_record.c writes).  Called by
+ * dqr_engine.c, dqr_reconfig.c, dqr_transition.c and dqr_sls.c; calls
+ * dqr_record.c and dqr_status.c below it.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,9 +1,9 @@
 /*
  * dqr_status.c - the plugin's side of dqr-status and dqr.prom: counts
  * what happened and gathers the state of the context into a view that
- * dqr_status_fmt.c formats.  Called by dqr_engine.c, dqr_transition.c
- * and dqr_report.c; calls nothing of the plugin but base_engines.h's
- * inline helpers.
+ * dqr_status_fmt.c formats.  Called by dqr_engine.c, dqr_reconfig.c,
+ * dqr_transition.c and dqr_report.c; calls nothing of the plugin but
+ * base_engines.h's inline helpers.
  */
 #include <errno.h>
 #include <inttypes.h>

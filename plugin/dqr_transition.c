@@ -12,10 +12,11 @@
  * hurt it (plan.h, doc/transitions.md), else after the drain delay.
  *
  * Called by dqr_reconfig.c (begin, continue) and dqr_plugin.c (the
- * event); calls switch_tables.c below it and dqr_report.c for the
- * record of a transition complete.  The drain timer calls
- * nothing of ours: it asks OpenSM for a sweep, and OpenSM's routing pass
- * comes back down through the engine to dqr_transition_continue().
+ * event); calls switch_tables.c below it, dqr_record.c for the record
+ * of a transition complete and dqr_status.c for the status files.  The
+ * drain timer calls nothing of ours: it asks OpenSM for a sweep, and
+ * OpenSM's routing pass comes back down through the engine to
+ * dqr_transition_continue().
  */
 #include <errno.h>
 #include <inttypes.h>
