@@ -1,0 +1,473 @@
+/*
+ * test_reaction.c - the reaction tier (reaction.h, topology.h): what the
+ * plugin and dqr-sim decide after a change of cabling.  An update, a
+ * change that moves nothing, a restart after a return, a fallback and
+ * fallback=none's partial answer; the channel list a plan may be proved
+ * against in every case the plugin meets; the start's up*\/down* instead
+ * of a cyclic one-layer base, and a layered base left alone; new hardware
+ * sent to a full routing; the mesh plug-in, the FT paper's re-routing
+ * layer on a fat tree (and why not without the VLs), and virtual layers,
+ * whose list still proves after a restart; the notes' limits.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reaction/base_choice.h"
+#include "reaction/reaction.h"
+#include "routing/ref_routing.h"
+#include "small_fabrics.h"
+#include "unit.h"
+
+#define N 8
+
+static void init(struct dqr_reactor *x)
+{
+	struct dqr_options o;
+
+	dqr_options_init(&o);
+	dqr_reactor_init(x, &o);
+}
+
+/* The VLs OpenSM offers with qos TRUE on 8 data VLs. */
+static void all_vls(struct dqr_reactor *x)
+{
+	memset(&x->caps, 0, sizeof(x->caps));
+	x->caps.qos = 1;
+	x->caps.max_op_vls = 4;
+	x->caps.vls = 8;
+}
+
+/* The reactor's answer to cur; the update's return value. */
+static int answer(struct dqr_reactor *x, const struct dqr_fabric *cur,
+		  struct dqr_reaction *r)
+{
+	struct dqr_fabric *p;
+	struct dqr_topo_diff d;
+	int ret;
+
+	REQUIRE(dqr_react_project(x, cur, &p, &d) == 0);
+	ret = dqr_react_update(x, p, &d, NULL, r);
+	dqr_topo_diff_release(&d);
+	dqr_fabric_free(p);
+	return ret;
+}
+
+/* 1 when one of the notes has that level, code and text. */
+static int said(const struct dqr_reactor *x, enum dqr_note_level level,
+		const char *code, const char *text)
+{
+	unsigned i;
+
+	for (i = 0; i < x->notes.len; i++)
+		if (x->notes.note[i].level == level &&
+		    !strcmp(x->notes.note[i].code, code ? code : "") &&
+		    strstr(x->notes.note[i].text, text))
+			return 1;
+	return 0;
+}
+
+static void test_ring(void)
+{
+	static const struct dqr_in_flight settled, mixed = { .mixed = 1 };
+	static const struct dqr_in_flight unsettled = { .unsettled = 1 };
+	static const struct dqr_in_flight in_list = { .unsettled = 1,
+						      .deps_in_list = 1 };
+	struct dqr_fabric *f = ring_fabric(N), *cur;
+	struct dqr_lfts *t;
+	struct dqr_reactor x;
+	struct dqr_reaction r;
+	struct dqr_start st;
+	struct dqr_plan p;
+	struct dqr_plan_report rep;
+	enum dqr_planner used;
+
+	REQUIRE(f);
+	t = ring_as_line(f, N);
+	init(&x);
+	/* nothing started: a full routing must */
+	cur = dqr_fabric_clone(f);
+	REQUIRE(cur);
+	CHECK_EQ(dqr_react_project(&x, cur, &(struct dqr_fabric *){ NULL },
+				   &(struct dqr_topo_diff){ 0 }), 1);
+	CHECK_EQ(dqr_react_start(&x, f, &t, "line", &st), 0);
+	CHECK(x.ready);
+	CHECK(said(&x, DQR_NOTE_INFO, NULL, "channel list of"));
+	CHECK(!strcmp(dqr_topology_name(&x), "any"));
+
+	/* a fault: an update, proved against the list when settled */
+	dqr_fabric_unlink_port(cur, dqr_port_index(cur, 3, 1));
+	CHECK_EQ(answer(&x, cur, &r), 0);
+	CHECK_EQ(r.answer, DQR_ANSWER_UPDATE);
+	CHECK_EQ(r.layer, 0);
+	CHECK(r.target == x.recon.cur);
+	CHECK(dqr_react_held_list(&x, &r, &settled) == x.recon.cl);
+	CHECK(dqr_react_held_list(&x, &r, &in_list) == x.recon.cl);
+	/* a mix of states, or older packets the list never saw: none */
+	CHECK(dqr_react_held_list(&x, &r, &mixed) == NULL);
+	CHECK(dqr_react_held_list(&x, &r, &unsettled) == NULL);
+	/* a base's tables were never the list's */
+	CHECK(dqr_react_held_list(&x, NULL, &settled) == NULL);
+	dqr_plan_init(&p);
+	CHECK_EQ(dqr_react_plan(&x, f, t, r.target, x.recon.cl, &p, &rep,
+				&used), 0);
+	CHECK(rep.safe);
+	CHECK_EQ(used, DQR_PLANNER_ONE_LAYER);
+	dqr_plan_release(&p);
+	CHECK(!dqr_react_second_layer(&x));
+
+	/* the same cabling again: nothing to do */
+	CHECK_EQ(answer(&x, cur, &r), 0);
+	CHECK_EQ(r.answer, DQR_ANSWER_UNCHANGED);
+
+	/* the cable back: from the original tables, whose list is new */
+	REQUIRE(dqr_fabric_link(cur, 3, 1, 4, 2) == 0);
+	CHECK_EQ(answer(&x, cur, &r), 0);
+	CHECK_EQ(r.answer, DQR_ANSWER_RESTART);
+	CHECK(!memcmp(x.recon.cur->port, t->port,
+		      (size_t)t->num_switches * t->lid_count));
+	CHECK(dqr_react_held_list(&x, &r, &settled) == NULL);
+
+	dqr_reactor_release(&x);
+	dqr_fabric_free(cur);
+	dqr_lfts_free(t);
+	dqr_fabric_free(f);
+}
+
+static void test_start(void)
+{
+	struct dqr_fabric *f = ring_fabric(5);
+	struct dqr_lfts *t;
+	struct dqr_reactor x;
+	struct dqr_start st;
+
+	REQUIRE(f);
+	/* clockwise round a ring: a credit loop, replaced by up*\/down* */
+	t = ring_clockwise(f, 5);
+	init(&x);
+	CHECK_EQ(dqr_react_start(&x, f, &t, "clockwise", &st), 0);
+	CHECK(x.ready && x.updn_instead);
+	CHECK(said(&x, DQR_NOTE_ERROR, "29", "have a credit loop on one VL"));
+	dqr_reactor_release(&x);
+	dqr_lfts_free(t);
+
+	/* a base that keeps routes apart by SL meant it: DQR stays off */
+	t = ring_clockwise(f, 5);
+	init(&x);
+	dqr_topology_any(&x, 1);
+	CHECK_EQ(dqr_react_start(&x, f, &t, "lash", &st), 1);
+	CHECK(!x.ready && !x.updn_instead);
+	CHECK(said(&x, DQR_NOTE_INFO, NULL, "is cyclic: DQR needs"));
+	CHECK(!said(&x, DQR_NOTE_ERROR, "13", ""));
+	dqr_reactor_release(&x);
+	dqr_lfts_free(t);
+	dqr_fabric_free(f);
+}
+
+/* A fabric with a cable its start lacked is new hardware. */
+static void test_new_hardware(void)
+{
+	struct dqr_fabric *f = ring_fabric(N), *start;
+	struct dqr_lfts *t;
+	struct dqr_reactor x;
+	struct dqr_start st;
+	struct dqr_fabric *p;
+	struct dqr_topo_diff d;
+
+	REQUIRE(f);
+	start = dqr_fabric_clone(f);
+	REQUIRE(start);
+	dqr_fabric_unlink_port(start, dqr_port_index(start, 2, 1));
+	t = ring_as_line(f, N);
+	init(&x);
+	REQUIRE(dqr_react_start(&x, start, &t, "line", &st) == 0);
+	CHECK_EQ(dqr_react_project(&x, f, &p, &d), 1);
+	CHECK(p == NULL);
+	CHECK(said(&x, DQR_NOTE_INFO, NULL, "1 new cables"));
+	dqr_reactor_release(&x);
+	dqr_lfts_free(t);
+	dqr_fabric_free(start);
+	dqr_fabric_free(f);
+}
+
+/* The 4-ary 3-tree, its tables by routing kind, and its topology. */
+static struct dqr_fabric *kary(enum dqr_ref_kind kind, struct dqr_lfts **t)
+{
+	struct dqr_gen_spec s;
+	struct dqr_gen_place *pl = NULL;
+	struct dqr_fabric *f = gen_fabric("kary:4,3", &s, &pl);
+	char err[256];
+
+	REQUIRE(f);
+	REQUIRE(dqr_ref_route(f, &s, pl, kind, t, err, sizeof(err)) == 0);
+	free(pl);
+	return f;
+}
+
+static uint32_t port_of(const struct dqr_fabric *f, const char *name,
+			unsigned num)
+{
+	uint32_t n = dqr_fabric_find_name(f, name);
+
+	REQUIRE(n != DQR_NONE);
+	return dqr_port_index(f, n, num);
+}
+
+/*
+ * OpenSM's ftree (lib's model of it) cannot keep this cable's pairs in
+ * one layer: fallback=base routes afresh, fallback=none uploads what DQR
+ * has, never proved against the list.
+ */
+static void test_fallback(void)
+{
+	static const struct dqr_in_flight settled;
+	struct dqr_lfts *t;
+	struct dqr_fabric *f = kary(DQR_REF_FTREE_MOD, &t), *cur;
+	struct dqr_reactor x;
+	struct dqr_reaction r;
+	struct dqr_start st;
+
+	cur = dqr_fabric_clone(f);
+	REQUIRE(cur);
+	dqr_fabric_unlink_port(cur, port_of(cur, "sw-L1-0000", 7));
+	init(&x);
+	REQUIRE(dqr_react_start(&x, f, &t, "ftree", &st) == 0);
+	CHECK_EQ(answer(&x, cur, &r), 0);
+	CHECK_EQ(r.answer, DQR_ANSWER_FALLBACK);
+	CHECK_EQ(r.why, DQR_FALL_NO_ROUTE);
+	CHECK(r.unrouted > 0);
+	CHECK(r.target == NULL);
+	/* no fat tree of lib's: no second layer to try, and it says so */
+	CHECK(said(&x, DQR_NOTE_INFO, NULL, "needs the fat tree of"));
+	dqr_reactor_release(&x);
+
+	init(&x);
+	x.opts.fallback = DQR_FALLBACK_NONE;
+	REQUIRE(dqr_react_start(&x, f, &t, "ftree", &st) == 0);
+	CHECK_EQ(answer(&x, cur, &r), 0);
+	CHECK_EQ(r.answer, DQR_ANSWER_UPDATE);
+	CHECK_EQ(r.layer, -1);
+	CHECK(r.unrouted > 0);
+	CHECK(dqr_react_held_list(&x, &r, &settled) == NULL);
+	dqr_reactor_release(&x);
+
+	dqr_fabric_free(cur);
+	dqr_lfts_free(t);
+	dqr_fabric_free(f);
+}
+
+/*
+ * uturn's fat tree with stretch=1: what one layer leaves goes on the
+ * re-routing layer (SLs and SL2VL the topology's), or, without the VLs,
+ * nowhere (ERR DQ25: a lost switch one layer cannot hold).
+ */
+static void test_rerouting_layer(void)
+{
+	static const struct dqr_in_flight settled;
+	struct dqr_gen_spec s;
+	struct dqr_gen_place *pl = NULL;
+	struct dqr_fabric *f = gen_fabric("kary:4,3", &s, &pl), *cur;
+	struct dqr_lfts *t, *t0;
+	struct dqr_reactor x;
+	struct dqr_reaction r;
+	struct dqr_start st;
+	struct dqr_plan p;
+	struct dqr_plan_report rep;
+	enum dqr_planner used;
+	uint32_t *links, n, i;
+	uint8_t vl[16];
+	int found = 0;
+
+	REQUIRE(f);
+	free(pl);
+	init(&x);
+	all_vls(&x);
+	x.opts.stretch = 1;
+	REQUIRE(dqr_choose_fat_tree(&x, f, &t0) == 0);
+	CHECK(!strcmp(dqr_topology_name(&x), "fat tree"));
+	CHECK(!strcmp(x.topo.routing, "uturn"));
+	n = switch_links(f, &links);
+	REQUIRE(n);
+	for (i = 0; i < n && !found; i++) {
+		t = dqr_lfts_clone(t0);
+		REQUIRE(t && dqr_react_start(&x, f, &t, "uturn", &st) == 0);
+		cur = dqr_fabric_clone(f);
+		dqr_fabric_unlink_port(cur, links[i]);
+		CHECK_EQ(answer(&x, cur, &r), 0);
+		if (r.layer > 0) {
+			found = 1;
+			CHECK_EQ(r.answer, DQR_ANSWER_UPDATE);
+			CHECK(dqr_react_second_layer(&x));
+			CHECK(r.target != x.recon.cur);
+			CHECK(dqr_topology_sets_sls(&x));
+			CHECK(dqr_topology_rerouting(&x) != NULL);
+			CHECK(dqr_react_held_list(&x, &r, &settled) == NULL);
+			/* a switch's SL2VL table is the layer's, all 16 */
+			CHECK_EQ(dqr_topology_sl2vl(&x, f->nodes[
+					f->switches[0]].guid, 1, 2, vl), 16);
+			dqr_plan_init(&p);
+			CHECK_EQ(dqr_react_plan(&x, cur, t, r.target, NULL, &p,
+						&rep, &used), 0);
+			CHECK_EQ(used, DQR_PLANNER_REROUTING);
+			dqr_plan_release(&p);
+		}
+		dqr_fabric_free(cur);
+		dqr_lfts_free(t);
+	}
+	CHECK(found);
+
+	/*
+	 * Where OpenSM programs no SL2VL tables there is no layer (and no
+	 * stretch): a fault one layer cannot hold falls back, saying why.
+	 */
+	x.caps.qos = 0;
+	x.opts.stretch = DQR_STRETCH_OFF;
+	for (i = 0, found = 0; i < f->num_switches && !found; i++) {
+		unsigned pn;
+
+		t = dqr_lfts_clone(t0);
+		REQUIRE(t && dqr_react_start(&x, f, &t, "uturn", &st) == 0);
+		/* a whole switch lost */
+		cur = dqr_fabric_clone(f);
+		REQUIRE(cur);
+		dqr_for_each_linked_port(f, f->switches[i], pn)
+			dqr_fabric_unlink_port(cur, dqr_port_index(
+				cur, f->switches[i], pn));
+		CHECK_EQ(answer(&x, cur, &r), 0);
+		if (r.answer == DQR_ANSWER_FALLBACK) {
+			found = 1;
+			CHECK(said(&x, DQR_NOTE_ERROR, "25", "'qos TRUE'"));
+			CHECK(!dqr_topology_sets_sls(&x));
+		}
+		dqr_fabric_free(cur);
+		dqr_lfts_free(t);
+	}
+	CHECK(found);
+
+	free(links);
+	dqr_reactor_release(&x);
+	dqr_lfts_free(t0);
+	dqr_fabric_free(f);
+}
+
+/* A mesh: lib's up*\/down* from the corner and the mesh plug-in. */
+static void test_mesh(void)
+{
+	struct dqr_gen_spec s;
+	struct dqr_gen_place *pl = NULL;
+	struct dqr_fabric *f = gen_fabric("mesh:4x4", &s, &pl), *cur;
+	struct dqr_lfts *t;
+	struct dqr_reroute_opts o;
+	struct dqr_reactor x;
+	struct dqr_reaction r;
+	struct dqr_start st;
+	struct dqr_plugin_stats ps;
+
+	REQUIRE(f);
+	free(pl);
+	init(&x);
+	REQUIRE(dqr_choose_grid(&x, f, &t) == 0);
+	CHECK(!strcmp(dqr_topology_name(&x), "mesh"));
+	CHECK(!strcmp(x.topo.routing, "updn"));
+	CHECK(strstr(x.topo.shape, "16 switches") != NULL);
+	dqr_react_reroute_opts(&x, &o);
+	CHECK(o.plugin != NULL);
+	REQUIRE(dqr_react_start(&x, f, &t, "updn", &st) == 0);
+	cur = dqr_fabric_clone(f);
+	dqr_fabric_unlink_port(cur, dqr_port_index(cur, f->switches[5], 1));
+	CHECK_EQ(answer(&x, cur, &r), 0);
+	CHECK_EQ(r.answer, DQR_ANSWER_UPDATE);
+	dqr_topology_plugin_stats(&x, &ps);
+	CHECK(ps.present && !ps.layered);
+	CHECK(ps.links_failed >= 1);
+	CHECK(said(&x, DQR_NOTE_INFO, NULL, "mesh plug-in:"));
+	dqr_fabric_free(cur);
+	dqr_reactor_release(&x);
+	dqr_lfts_free(t);
+	dqr_fabric_free(f);
+}
+
+/*
+ * A torus with qos TRUE: e-cube on virtual layers.  The layered list
+ * proves plans also after a restart, path SLs are the layers', SL2VL maps
+ * SL l to VL l over every layer a move may open.
+ */
+static void test_vlayers(void)
+{
+	static const struct dqr_in_flight settled;
+	struct dqr_gen_spec s;
+	struct dqr_gen_place *pl = NULL;
+	struct dqr_fabric *f = gen_fabric("torus:5x5", &s, &pl), *cur;
+	struct dqr_lfts *t;
+	struct dqr_reactor x;
+	struct dqr_reaction r;
+	struct dqr_start st;
+	struct dqr_judgement j;
+	uint32_t a, b, ab;
+	uint8_t vl[16];
+
+	REQUIRE(f);
+	free(pl);
+	init(&x);
+	all_vls(&x);
+	REQUIRE(dqr_choose_grid(&x, f, &t) == 0);
+	CHECK(!strcmp(dqr_topology_name(&x), "vlayers"));
+	CHECK(!strcmp(dqr_topology_whose(&x), "e-cube's"));
+	CHECK(said(&x, DQR_NOTE_SYS, NULL, "e-cube on 4 virtual layers"));
+	REQUIRE(dqr_react_start(&x, f, &t, "e-cube", &st) == 0);
+	CHECK(x.recon.tl != NULL);
+	CHECK(dqr_topology_sets_sls(&x));
+	CHECK_EQ(dqr_topology_sl2vl(&x, 0, 1, 2, vl), 8);
+	CHECK_EQ(vl[3], 3);
+	/* a route's SL is its layer: the same both ways on a pair */
+	a = dqr_switch_lid(f, 0);
+	b = dqr_switch_lid(f, 12);
+	ab = dqr_topology_path_sl(&x, a, b, 15);
+	CHECK(ab < dqr_vlayers_count(x.recon.tl));
+	REQUIRE(dqr_react_judge(&x, f, t, &j) == 0);
+	CHECK_EQ(j.kind, DQR_JUDGED_VLAYERS);
+	CHECK(dqr_judgement_safe(&j));
+	dqr_judgement_release(&j);
+
+	cur = dqr_fabric_clone(f);
+	dqr_fabric_unlink_port(cur, dqr_port_index(cur, f->switches[6], 1));
+	CHECK_EQ(answer(&x, cur, &r), 0);
+	CHECK_EQ(r.answer, DQR_ANSWER_UPDATE);
+	CHECK(dqr_react_held_list(&x, &r, &settled) != NULL);
+	/* the cable back: the intact torus */
+	dqr_fabric_free(cur);
+	cur = dqr_fabric_clone(f);
+	CHECK_EQ(answer(&x, cur, &r), 0);
+	CHECK_EQ(r.answer, DQR_ANSWER_RESTART);
+	CHECK(dqr_react_held_list(&x, &r, &settled) != NULL);
+	dqr_fabric_free(cur);
+	dqr_reactor_release(&x);
+	dqr_lfts_free(t);
+	dqr_fabric_free(f);
+}
+
+static void test_notes(void)
+{
+	struct dqr_notes ns;
+	unsigned i;
+
+	dqr_notes_clear(&ns);
+	for (i = 0; i < DQR_NOTES_MAX + 3; i++)
+		dqr_note(&ns, DQR_NOTE_ERROR, "99", "note %u", i);
+	CHECK_EQ(ns.len, DQR_NOTES_MAX);
+	CHECK_EQ(ns.dropped, 3);
+	CHECK(!strcmp(ns.note[0].code, "99"));
+	CHECK(!strcmp(ns.note[1].text, "note 1"));
+}
+
+int main(void)
+{
+	test_ring();
+	test_start();
+	test_new_hardware();
+	test_fallback();
+	test_rerouting_layer();
+	test_mesh();
+	test_vlayers();
+	test_notes();
+	return unit_finish();
+}
