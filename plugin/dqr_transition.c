@@ -89,23 +89,55 @@ void dqr_transition_destroy(struct dqr_ctx *ctx)
  * The drain delay before a stage that needs one, counted from the moment
  * every LFT Set of the stage before was answered (doc/transitions.md):
  * a switch looks its LFT up when a packet enters it and discards a packet
- * that stayed longer than its LifeTime (SwitchInfo:LifeTimeValue, which
- * OpenSM sets from packet_life_time: 4.096 us x 2^packet_life_time).
- * One LifeTime after the answer every packet routed by an older entry
- * has left the switch that routed it; one more, and it has left the
- * next switch too, where it still held the channel the old entry chose.
- * After two, every dependency in use is one of the state in force.
+ * that stayed longer than its LifeTime (SwitchInfo:LifeTimeValue: 4.096
+ * us x 2^value).  One LifeTime after the answer every packet routed by an
+ * older entry has left the switch that routed it; one more, and it has
+ * left the next switch too, where it still held the channel the old entry
+ * chose.  After two, every dependency in use is one of the state in force.
+ *
+ * The LifeTime is what the switches hold, as their last SwitchInfo said,
+ * not packet_life_time: OpenSM's ib_switch_info_set_life_time() keeps
+ * the old byte's low bits (& 0x1f), and those overlap the value's own, so
+ * a switch may hold a longer lifetime than configured.  The largest one
+ * counts.  What the figure comes from goes into why.
  */
-static unsigned drain_delay_ms(const struct dqr_ctx *ctx)
+static unsigned drain_delay_ms(const struct dqr_ctx *ctx, char *why,
+			       size_t len)
 {
-	unsigned plt = ctx->osm->subn.opt.packet_life_time;
+	const cl_qmap_t *tbl = &ctx->osm->subn.sw_guid_tbl;
+	const cl_map_item_t *item;
+	const osm_switch_t *max_sw = NULL;
+	unsigned plt = ctx->osm->subn.opt.packet_life_time, v, ltv = 0;
 	double ms;
 
-	if (ctx->react.opts.drain_ms != DQR_DRAIN_AUTO)
+	if (ctx->react.opts.drain_ms != DQR_DRAIN_AUTO) {
+		snprintf(why, len, "drain_ms=%u", ctx->react.opts.drain_ms);
 		return ctx->react.opts.drain_ms;
-	if (plt > 19)	/* 20 and up: infinite lifetime */
+	}
+	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
+	     item = cl_qmap_next(item)) {
+		const osm_switch_t *sw = (const osm_switch_t *)item;
+
+		v = sw->switch_info.life_state >> 3;
+		if (!max_sw || v > ltv) {
+			ltv = v;
+			max_sw = sw;
+		}
+	}
+	if (!max_sw) {
+		/* no switch answered yet: what OpenSM will set */
+		ltv = plt;
+		snprintf(why, len, "twice packet_life_time %u (no switch "
+			 "said its LifeTimeValue yet)", plt);
+	} else {
+		snprintf(why, len, "twice the largest LifeTimeValue the "
+			 "switches hold, %u at 0x%016" PRIx64 " (packet_life_time "
+			 "%u)", ltv, cl_ntoh64(osm_node_get_node_guid(
+						   max_sw->p_node)), plt);
+	}
+	if (ltv > 19)	/* 20 and up: infinite lifetime */
 		return DRAIN_MAX_MS;
-	ms = 2 * 4.096e-3 * (double)(1u << plt);
+	ms = 2 * 4.096e-3 * (double)(1u << ltv);
 	if (ms > DRAIN_MAX_MS)
 		return DRAIN_MAX_MS;
 	return (unsigned)ms + 1;
@@ -292,6 +324,7 @@ int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	struct dqr_plan_report rep;
 	enum dqr_planner used = DQR_PLANNER_ONE_LAYER;
 	double now = dqr_now_ms();
+	char why[192];
 	int ret;
 
 	if (x->active) {
@@ -352,7 +385,10 @@ int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		rep.proved ? "proved against the channel list, " :
 		"", rep.checks, rep.ms, dqr_plan_drains(&x->plan));
 	x->next = 0;
-	x->drain_ms = drain_delay_ms(ctx);
+	x->drain_ms = drain_delay_ms(ctx, why, sizeof(why));
+	if (dqr_plan_drains(&x->plan))
+		OSM_LOG(log, OSM_LOG_INFO, "dqr: transition %" PRIu64 ": a "
+			"drain is %u ms, %s\n", x->id, x->drain_ms, why);
 	snprintf(x->what, sizeof(x->what), "%s", what);
 	x->t_start = ctx->times.start;
 	x->since = ctx->times.since;

@@ -105,6 +105,12 @@ while read -r expect fault; do
 				"$W/osm.log")" "$drains"
 		grep "dqr: transition $tid stage [0-9]* waits" "$W/osm.log" |
 			sed 's/^.*-> /  /'
+		# the drain is twice the LifeTime the switches hold (ibsim
+		# keeps what OpenSM set: 18, the default packet_life_time)
+		it_expect_match "$(grep "dqr: transition $tid: a drain is" \
+			"$W/osm.log")" "*a drain is 2148 ms, twice the largest \
+LifeTimeValue the switches hold, 18 at 0x*" \
+			"fault $n: the drain's length or its source"
 		# what was read in the drain was the state before the rest
 		[ "$(it_changed after$n mid$n)" -gt 0 ] ||
 			it_fail "fault $n: the drain's read-back missed it"
