@@ -204,6 +204,21 @@ expect 0 "^summary: 28 single faults (16 links, 12 switches): 28 survived" \
 	-- --fabric kary:2,3 --what-if all
 expect 0 "^summary: 176 single faults .*: 176 survived" -- \
 	--fabric kary:4,3 --what-if all
+# what the first upload leaves unreachable, by kind, and the drains; the
+# faults by drains add up to the faults judged
+expect 0 "^first upload: [0-9]* faults leave a pair with a CA at one end" \
+	-- --fabric kary:2,3 --what-if all
+"$tool" --fabric kary:4,3 --what-if all --json > "$out" 2>&1
+grep -q '"first_upload":{"ca_to_ca":' "$out" &&
+	sed -n 's/.*"by_drains":\[\([0-9,]*\)\].*/\1/p' "$out" |
+	awk -F, '{ n++; s = $1 + $2 + $3 + $4 } END { exit n != 1 || s != 176 }'
+tally $? "--what-if all --json: first_upload, by_drains adding up to 176" \
+	"$out"
+# --faults M: M of them, spread over cables and switches
+expect 0 "^summary: 12 single faults (9 links, 3 switches)" -- \
+	--fabric kary:4,3 --what-if all --faults 12
+expect 2 "faults only with --what-if all" -- --fabric kary:2,3 \
+	--what-if sw-L2-0000 --faults 3
 expect 0 '"summary":{"faults":28,"links":16,"switches":12,"survived":28,' \
 	-- --fabric kary:2,3 --what-if all --json
 # ftree-mod's tables lose 12; the default, uturn's, none

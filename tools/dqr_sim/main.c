@@ -130,7 +130,10 @@ static void usage(FILE *out)
 "                       and deadlock free\n"
 "  --what-if all        every switch-to-switch cable (--ca-links: every\n"
 "                       cable) and every switch in turn, a line each and\n"
-"                       a summary; --data FILE for scripts/plot/what-if.gp\n"
+"                       a summary: what each leaves unreachable at the\n"
+"                       first upload, by kind of pair, and its drains;\n"
+"                       --faults M: M of them, spread evenly; --data FILE\n"
+"                       for scripts/plot/what-if.gp\n"
 "  --options STRING     the plugin's options (mode=, turns=, base=uturn,\n"
 "                       vl_layer=, stretch=, fallback=; see osmdqr(8))\n"
 "  -h, --help           this text\n"
@@ -357,10 +360,11 @@ static int check_input_options(const struct sim_opts *o)
 		  "--what-if excludes --soak, --bench, --vl-layers, --stretch "
 		  "and --dqr-switch-lids (--options gives vl_layer= and "
 		  "stretch=)" },
-		{ o->what_if && (o->runs_set || o->faults_set ||
-				 o->trials_set || o->verify != VERIFY_DEFAULT),
-		  "--what-if judges one start: no --runs, --faults, --trials "
-		  "or --verify" },
+		{ o->what_if && (o->runs_set || o->trials_set ||
+				 (o->faults_set && strcmp(o->what_if, "all")) ||
+				 o->verify != VERIFY_DEFAULT),
+		  "--what-if judges one start: no --runs, --trials or "
+		  "--verify, and --faults only with --what-if all" },
 		{ o->what_if && strcmp(o->what_if, "all") &&
 		  (o->data_path || o->ca_links),
 		  "--data and --ca-links apply to --what-if all only" },

@@ -29,6 +29,13 @@
 
 #define WI_NAME 300
 
+/*
+ * A drain with OpenSM's defaults: twice the LifeTime of packet_life_time
+ * 0x12 (osmdqr(8), drain_ms=auto), for the planned time to the last
+ * stage.
+ */
+#define WI_DRAIN_MS 2148
+
 /* One fault: a cable (one of its ports) or every cable of a switch. */
 struct wi_fault {
 	char name[WI_NAME];	/* as --what-if takes it */
@@ -58,6 +65,13 @@ struct wi_result {
 	int layered;			/* planned around a second layer */
 	int connected, loop_free, deadlock_free;
 	double ms;			/* update, layer and plan */
+	/*
+	 * At the first upload (every stage before the first that waits a
+	 * drain: the plugin sends them in one routing pass), the pairs of
+	 * each kind that a cable path joins and the tables do not.
+	 */
+	uint64_t first_lost[DQR_PAIR_NUM_KINDS];
+	uint32_t drains;
 };
 
 static int wi_ok(const struct wi_result *w)
@@ -213,6 +227,43 @@ static void unreachable_pairs(const struct dqr_verify_report *v,
 	}
 }
 
+/*
+ * What the switches hold at the first upload: held with every stage of
+ * w's plan before the first that waits a drain (all of them when none
+ * does); its unreached pairs by kind into w->first_lost.  0, or -1 when
+ * out of memory.
+ */
+static int first_upload(const struct dqr_fabric *proj,
+			const struct dqr_lfts *held, struct wi_result *w)
+{
+	const struct dqr_plan *p = &w->plan;
+	struct dqr_verify_report v;
+	struct dqr_lfts *t = dqr_lfts_clone(held);
+	uint32_t k, i;
+	int kind;
+
+	if (!t)
+		return -1;
+	for (k = 0; w->planned && k < p->num_stages; k++) {
+		if (k && p->stage_drain[k])
+			break;
+		for (i = p->stage_off[k]; i < p->stage_off[k + 1]; i++)
+			dqr_lft_set(t, p->entries[i].sw, p->entries[i].lid,
+				    p->entries[i].new_port);
+	}
+	if (dqr_verify(proj, t, &v, NULL)) {
+		dqr_lfts_free(t);
+		return -1;
+	}
+	for (kind = 0; kind < DQR_PAIR_NUM_KINDS; kind++)
+		w->first_lost[kind] = v.unreachable[kind] -
+				      v.disconnected[kind];
+	dqr_verify_report_free(&v);
+	dqr_lfts_free(t);
+	w->drains = w->planned ? dqr_plan_drains(p) : 0;
+	return 0;
+}
+
 /* The new tables on proj, judged as the plugin judges them; 0 or -1. */
 static int judge(struct dqr_reactor *x, const struct dqr_fabric *proj,
 		 const struct dqr_lfts *t, struct wi_result *w)
@@ -301,7 +352,7 @@ static int run_fault(struct sim *s, const struct wi_fault *fa,
 		w->layered = used == DQR_PLANNER_REROUTING;
 	}
 	w->ms = dqr_now_ms() - t0;
-	ret = judge(&x, proj, target, w);
+	ret = first_upload(proj, held, w) ? -1 : judge(&x, proj, target, w);
 out:
 	dqr_topo_diff_release(&d);
 	dqr_fabric_free(proj);
@@ -427,6 +478,13 @@ static void print_one_text(const struct sim *s, const struct wi_fault *fa,
 	} else {
 		printf("  transition: none (the tables do not change)\n");
 	}
+	printf("  first upload: %" PRIu64 " ca-to-ca, %" PRIu64 " ca-to-switch, %"
+	       PRIu64 " switch-to-ca, %" PRIu64 " switch-to-switch pairs a "
+	       "cable path joins unreachable; the last stage after %u drains "
+	       "(%u ms)\n", w->first_lost[DQR_PAIR_CA_CA],
+	       w->first_lost[DQR_PAIR_CA_SW], w->first_lost[DQR_PAIR_SW_CA],
+	       w->first_lost[DQR_PAIR_SW_SW], w->drains,
+	       w->drains * WI_DRAIN_MS);
 	printf("  verdict: %s, %s, %s: %s\n",
 	       w->connected ? "connected" : "NOT connected",
 	       w->loop_free ? "loop free" : "LOOPS",
@@ -459,6 +517,11 @@ static void print_result_json(const struct wi_fault *fa,
 	       w->split ? "true" : "false", plan_kind(w),
 	       w->planned ? w->plan.num_stages : 0,
 	       w->planned ? dqr_plan_drains(&w->plan) : 0);
+	printf("\"first_upload\":{\"ca_to_ca\":%" PRIu64 ",\"ca_to_switch\":%"
+	       PRIu64 ",\"switch_to_ca\":%" PRIu64 ",\"switch_to_switch\":%"
+	       PRIu64 "},\"last_ms\":%u,", w->first_lost[DQR_PAIR_CA_CA],
+	       w->first_lost[DQR_PAIR_CA_SW], w->first_lost[DQR_PAIR_SW_CA],
+	       w->first_lost[DQR_PAIR_SW_SW], w->drains * WI_DRAIN_MS);
 	printf("\"connected\":%s,\"loop_free\":%s,\"deadlock_free\":%s,"
 	       "\"verdict\":\"%s\",\"ms\":%.3f}",
 	       w->connected ? "true" : "false",
@@ -519,12 +582,17 @@ struct wi_sum {
 	uint32_t lost, unsafe, failed, layered, split;
 	uint64_t entries_max, stages_max, drains;
 	double ms_wall, ms_max;
+	/* at the first upload: the worst of each kind, the faults that
+	 * leave a pair with a CA at one end, faults by drains (3: more) */
+	uint64_t first_worst[DQR_PAIR_NUM_KINDS];
+	uint32_t ca_faults, by_drains[4], drains_max;
 };
 
 static void sum_add(struct wi_sum *t, const struct wi_fault *fa,
 		    const struct wi_result *w)
 {
 	uint32_t stages = w->planned ? w->plan.num_stages : 0;
+	int k;
 
 	t->faults++;
 	t->switches += fa->is_switch;
@@ -542,15 +610,27 @@ static void sum_add(struct wi_sum *t, const struct wi_fault *fa,
 	t->drains += w->planned ? dqr_plan_drains(&w->plan) : 0;
 	if (w->ms > t->ms_max)
 		t->ms_max = w->ms;
+	for (k = 0; k < DQR_PAIR_NUM_KINDS; k++)
+		if (w->first_lost[k] > t->first_worst[k])
+			t->first_worst[k] = w->first_lost[k];
+	t->ca_faults += w->first_lost[DQR_PAIR_CA_CA] ||
+			w->first_lost[DQR_PAIR_CA_SW] ||
+			w->first_lost[DQR_PAIR_SW_CA];
+	t->by_drains[w->drains < 3 ? w->drains : 3]++;
+	if (w->drains > t->drains_max)
+		t->drains_max = w->drains;
 }
 
 static void line_text(const struct wi_fault *fa, const struct wi_result *w)
 {
-	printf("%-6s %-28s %8" PRIu64 " %6u %6u %8" PRIu64 "  %s\n",
+	printf("%-6s %-28s %8" PRIu64 " %6u %6u %8" PRIu64 " %5" PRIu64 " %5"
+	       PRIu64 " %5" PRIu64 " %5" PRIu64 " %7u  %s\n",
 	       fa->is_switch ? "switch" : "link", fa->name, w->diff.entries,
 	       w->planned ? w->plan.num_stages : 0,
 	       w->planned ? dqr_plan_drains(&w->plan) : 0, w->lost,
-	       wi_verdict(w));
+	       w->first_lost[DQR_PAIR_CA_CA], w->first_lost[DQR_PAIR_CA_SW],
+	       w->first_lost[DQR_PAIR_SW_CA], w->first_lost[DQR_PAIR_SW_SW],
+	       w->drains * WI_DRAIN_MS, wi_verdict(w));
 }
 
 static void line_data(FILE *fp, uint32_t i, const struct wi_fault *fa,
@@ -578,6 +658,16 @@ static void summary_text(const struct wi_sum *t)
 	       ", drains %" PRIu64 " in all; slowest answer %.1f ms, wall "
 	       "%.2f s\n", t->entries_max, t->stages_max, t->drains,
 	       t->ms_max, t->ms_wall / 1e3);
+	printf("first upload: %u faults leave a pair with a CA at one end "
+	       "unreachable; the worst leave %" PRIu64 " ca-to-ca, %" PRIu64
+	       " ca-to-switch, %" PRIu64 " switch-to-ca, %" PRIu64
+	       " switch-to-switch; drains: %u faults none, %u one, %u two, "
+	       "%u more (at most %u: the last stage %u ms after the first)\n",
+	       t->ca_faults, t->first_worst[DQR_PAIR_CA_CA],
+	       t->first_worst[DQR_PAIR_CA_SW], t->first_worst[DQR_PAIR_SW_CA],
+	       t->first_worst[DQR_PAIR_SW_SW], t->by_drains[0],
+	       t->by_drains[1], t->by_drains[2], t->by_drains[3],
+	       t->drains_max, t->drains_max * WI_DRAIN_MS);
 }
 
 static void summary_json(const struct wi_sum *t)
@@ -586,10 +676,19 @@ static void summary_json(const struct wi_sum *t)
 	       "\"survived\":%u,\"lost\":%u,\"unsafe\":%u,\"failed\":%u,"
 	       "\"layered\":%u,\"split\":%u,\"entries_max\":%" PRIu64
 	       ",\"stages_max\":%" PRIu64 ",\"drains\":%" PRIu64
-	       ",\"ms_max\":%.3f,\"wall_s\":%.3f}}\n", t->faults, t->links,
+	       ",\"ms_max\":%.3f,\"wall_s\":%.3f,", t->faults, t->links,
 	       t->switches, t->survived, t->lost, t->unsafe, t->failed,
 	       t->layered, t->split, t->entries_max, t->stages_max,
 	       t->drains, t->ms_max, t->ms_wall / 1e3);
+	printf("\"first_upload_worst\":{\"ca_to_ca\":%" PRIu64
+	       ",\"ca_to_switch\":%" PRIu64 ",\"switch_to_ca\":%" PRIu64
+	       ",\"switch_to_switch\":%" PRIu64 "},\"ca_faults\":%u,"
+	       "\"by_drains\":[%u,%u,%u,%u],\"drains_max\":%u,"
+	       "\"last_ms_max\":%u}}\n", t->first_worst[DQR_PAIR_CA_CA],
+	       t->first_worst[DQR_PAIR_CA_SW], t->first_worst[DQR_PAIR_SW_CA],
+	       t->first_worst[DQR_PAIR_SW_SW], t->ca_faults, t->by_drains[0],
+	       t->by_drains[1], t->by_drains[2], t->by_drains[3],
+	       t->drains_max, t->drains_max * WI_DRAIN_MS);
 }
 
 /* Fault i of all: the candidate cables first, then the switches. */
@@ -605,7 +704,7 @@ static int nth_fault(const struct sim *s, uint32_t i, struct wi_fault *fa)
 
 static int what_if_all(struct sim *s, uint32_t *parent, FILE *data)
 {
-	uint32_t i, n = s->sc.num_cand + s->in.f->num_switches;
+	uint32_t i, n = s->sc.num_cand + s->in.f->num_switches, m = n;
 	struct wi_fault fa;
 	struct wi_result w;
 	struct wi_sum t;
@@ -620,16 +719,25 @@ static int what_if_all(struct sim *s, uint32_t *parent, FILE *data)
 	} else {
 		print_header(s, stdout);
 		print_options(s);
-		printf("%-6s %-28s %8s %6s %6s %8s  %s\n", "fault", "name",
-		       "entries", "stages", "drains", "lost", "verdict");
+		printf("  first upload: the pairs of each kind a cable path "
+		       "joins that the stages before the first drain leave "
+		       "unreachable; last_ms: the last stage after the first, "
+		       "%u ms a drain\n", WI_DRAIN_MS);
+		printf("%-6s %-28s %8s %6s %6s %8s %5s %5s %5s %5s %7s  %s\n",
+		       "fault", "name", "entries", "stages", "drains", "lost",
+		       "ca-ca", "ca-sw", "sw-ca", "sw-sw", "last_ms",
+		       "verdict");
 	}
 	if (data)
 		fprintf(data, "# dqr-sim --what-if all: %s, routing %s\n"
 			"# n\tname\tkind\tentries\tstages\tdrains\tlost_pairs"
 			"\tverdict(0 survived,1 lost,2 unsafe)\tms\n",
 			s->in.name, s->in.routing);
-	for (i = 0; i < n && !ret; i++) {
-		if (nth_fault(s, i, &fa))
+	/* --faults M: M of them, spread evenly over cables and switches */
+	if (s->o->faults_set && s->o->faults < n)
+		m = s->o->faults;
+	for (i = 0; i < m && !ret; i++) {
+		if (nth_fault(s, (uint32_t)((uint64_t)i * n / m), &fa))
 			return -1;
 		ret = run_fault(s, &fa, parent, &w);
 		if (!ret) {
