@@ -2,6 +2,8 @@
  * local_path.c - the local path around a failed grid link and its patch of
  * one destination tree; see local_path.h.
  */
+#include <stdlib.h>
+
 #include "mesh/local_path.h"
 
 int dqr_local_path_centre_minus(const struct dqr_grid_nbrs *n, uint32_t a,
@@ -91,6 +93,34 @@ static int carries(const struct dqr_lfts *t, uint32_t sw, uint8_t pn)
 	return 0;
 }
 
+/*
+ * The switches in GUID order, so that the links are bypassed in an order
+ * that does not depend on the model's numbering: the plugin's (OpenSM's
+ * tables) and dqr-sim's (ibnetdiscover's output) must make the same
+ * choices.  NULL when out of memory.
+ */
+static uint32_t *by_guid(const struct dqr_fabric *f)
+{
+	uint32_t sw, ns = f->num_switches;
+	struct dqr_guid_key *k = malloc(sizeof(*k) * (ns ? ns : 1));
+	uint32_t *order = malloc(sizeof(*order) * (ns ? ns : 1));
+
+	if (!k || !order) {
+		free(k);
+		free(order);
+		return NULL;
+	}
+	for (sw = 0; sw < ns; sw++)
+		k[sw] = (struct dqr_guid_key){
+			.guid = f->nodes[f->switches[sw]].guid,
+			.tie = sw, .val = sw };
+	qsort(k, ns, sizeof(*k), dqr_guid_key_cmp);
+	for (sw = 0; sw < ns; sw++)
+		order[sw] = (uint32_t)k[sw].val;
+	free(k);
+	return order;
+}
+
 int dqr_local_path_each_dead(const struct dqr_grid_nbrs *n,
 			     const struct dqr_fabric *f,
 			     const struct dqr_lfts *t,
@@ -98,15 +128,18 @@ int dqr_local_path_each_dead(const struct dqr_grid_nbrs *n,
 				       unsigned k),
 			     void *arg)
 {
-	uint32_t a, b, s;
+	uint32_t a, b, s, i, *order;
 	uint8_t pb;
 	unsigned k;
-	int r;
+	int r = 0;
 
 	if (f->num_switches != n->num_switches)
 		return 0;
-	for (a = 0; a < n->num_switches; a++)
-		for (k = 0; k < n->ndims; k++) {
+	order = by_guid(f);
+	if (!order)
+		return -1;
+	for (i = 0; !r && i < n->num_switches; i++)
+		for (a = order[i], k = 0; !r && k < n->ndims; k++) {
 			s = dqr_grid_slot(a, k, 0);
 			b = n->sw[s];
 			if (b == DQR_NONE || dqr_grid_nbr_cabled(n, f, a, s))
@@ -116,8 +149,7 @@ int dqr_local_path_each_dead(const struct dqr_grid_nbrs *n,
 			    !(pb && carries(t, b, pb)))
 				continue;
 			r = fn(arg, a, b, k);
-			if (r)
-				return r;
 		}
-	return 0;
+	free(order);
+	return r;
 }

@@ -56,8 +56,9 @@ int dqr_local_path_patch(const struct dqr_local_path *lp,
 /*
  * Calls fn(arg, a, b, k) for every grid link, from switch a to its +
  * neighbour b in dimension k, that f lacks and some route of t still
- * crosses, in either direction: the links a plug-in must bypass.
- * Returns 0, or fn's first non-zero value.
+ * crosses, in either direction: the links a plug-in must bypass.  The
+ * switches a are taken in GUID order, whatever the model's numbering.
+ * Returns 0, fn's first non-zero value, or -1 when out of memory.
  */
 int dqr_local_path_each_dead(const struct dqr_grid_nbrs *n,
 			     const struct dqr_fabric *f,

@@ -82,6 +82,7 @@ struct dqr_reroute {
 	 */
 	uint32_t *rank;
 	const uint32_t *rank_use;	/* rank, or the caller's */
+	uint32_t *guid_pos;		/* switch -> place in GUID order */
 	uint32_t cost_reorder;		/* of this run */
 
 	struct dqr_walk_state *st;
@@ -151,7 +152,7 @@ static inline int rr_hop_up(const struct dqr_reroute *rr, uint32_t a,
 {
 	if (rr->rank_use[b] != rr->rank_use[a])
 		return rr->rank_use[b] < rr->rank_use[a];
-	return b < a;
+	return rr->guid_pos[b] < rr->guid_pos[a];
 }
 
 /* A channel the search may use: cabled and in service in the list. */

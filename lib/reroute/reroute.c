@@ -11,9 +11,35 @@
 #include "util/timing.h"
 
 /*
+ * Each switch's place in GUID order (rr->guid_pos), the tie breaker of
+ * the ranks: what the search prefers must not depend on the model's
+ * numbering, or the plugin (OpenSM's tables) and dqr-sim (ibnetdiscover's
+ * output) would repair the same fault differently.  -1 when out of
+ * memory.
+ */
+static int guid_positions(struct dqr_reroute *rr, const struct dqr_fabric *f)
+{
+	uint32_t s = f->num_switches, i;
+	struct dqr_guid_key *k = malloc(sizeof(*k) * (s ? s : 1));
+
+	if (!k)
+		return -1;
+	for (i = 0; i < s; i++)
+		k[i] = (struct dqr_guid_key){
+			.guid = f->nodes[f->switches[i]].guid, .tie = i,
+			.val = i };
+	qsort(k, s, sizeof(*k), dqr_guid_key_cmp);
+	for (i = 0; i < s; i++)
+		rr->guid_pos[k[i].val] = i;
+	free(k);
+	return 0;
+}
+
+/*
  * BFS ranks from the switch with the most end ports (a leaf in a fat
- * tree; fewest hops to the CAs is what base routings optimise), one BFS
- * per component.  rr->stack serves as the queue.
+ * tree; fewest hops to the CAs is what base routings optimise; of equals
+ * the lowest GUID), one BFS per component.  rr->stack serves as the
+ * queue.
  */
 static void rank_switches(struct dqr_reroute *rr, const struct dqr_fabric *f)
 {
@@ -30,7 +56,9 @@ static void rank_switches(struct dqr_reroute *rr, const struct dqr_fabric *f)
 
 			if (rr->rank[sw] != DQR_NONE)
 				continue;
-			if (root == DQR_NONE || ends > best) {
+			if (root == DQR_NONE || ends > best ||
+			    (ends == best &&
+			     rr->guid_pos[sw] < rr->guid_pos[root])) {
 				root = sw;
 				best = ends;
 			}
@@ -93,6 +121,7 @@ struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 	if (rr->ends_ok)
 		memset(rr->ends_ok, 0, sizeof(uint32_t) * (f->num_ports + 1));
 	rr->rank = malloc(sizeof(uint32_t) * n);
+	rr->guid_pos = malloc(sizeof(uint32_t) * n);
 	rr->st = malloc(sizeof(*rr->st) * n);
 	rr->stack = malloc(sizeof(uint32_t) * n);
 	rr->state = calloc(n, 1);
@@ -108,7 +137,7 @@ struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 	rr->best = malloc(sizeof(uint32_t) * n);
 	rr->old_ch = malloc(sizeof(uint32_t) * n);
 	if (!rr->end_off || !rr->end_port || !rr->comp || !rr->ends_ok ||
-	    !rr->rank ||
+	    !rr->rank || !rr->guid_pos ||
 	    !rr->st ||
 	    !rr->stack || !rr->state || !rr->mark || !rr->dead ||
 	    !rr->cost || !rr->hops || !rr->dist || !rr->queue || !rr->out ||
@@ -140,6 +169,10 @@ struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 	for (i = 0; i < f->num_ports; i++)
 		if (uncabled(f, i))
 			rr->uncabled[rr->num_uncabled++] = i;
+	if (guid_positions(rr, f)) {
+		dqr_reroute_free(rr);
+		return NULL;
+	}
 	rank_switches(rr, f);
 	rr->rank_use = rr->rank;
 	return rr;
@@ -149,8 +182,8 @@ void dqr_reroute_free(struct dqr_reroute *rr)
 {
 	if (!rr)
 		return;
-	DQR_FREE_ALL(rr->rank, rr->end_off, rr->end_port, rr->comp,
-		     rr->ends_ok, rr->st,
+	DQR_FREE_ALL(rr->rank, rr->guid_pos, rr->end_off, rr->end_port,
+		     rr->comp, rr->ends_ok, rr->st,
 		     rr->stack, rr->state, rr->mark, rr->dead, rr->cost,
 		     rr->hops, rr->dist, rr->queue, rr->out,
 		     rr->disconnected_sw, rr->head, rr->best, rr->old_ch,

@@ -27,20 +27,18 @@
 
 /* ------------------------------------------------------------ heap */
 
-static int cand_less(uint32_t cost_a, uint32_t sw_a, uint32_t ch_a,
-		     uint32_t cost_b, uint32_t sw_b, uint32_t ch_b)
+/*
+ * Deterministic ties, whatever the model's numbering: the switch of lower
+ * GUID, then the lower channel (a port of that switch: by number).
+ */
+static int top_less(const struct dqr_reroute *rr, const struct cand_top *a,
+		    const struct cand_top *b)
 {
-	if (cost_a != cost_b)
-		return cost_a < cost_b;
-	/* deterministic ties: lower switch, then lower channel */
-	if (sw_a != sw_b)
-		return sw_a < sw_b;
-	return ch_a < ch_b;
-}
-
-static int top_less(const struct cand_top *a, const struct cand_top *b)
-{
-	return cand_less(a->cost, a->sw, a->ch, b->cost, b->sw, b->ch);
+	if (a->cost != b->cost)
+		return a->cost < b->cost;
+	if (a->sw != b->sw)
+		return rr->guid_pos[a->sw] < rr->guid_pos[b->sw];
+	return a->ch < b->ch;
 }
 
 static int heap_push(struct dqr_reroute *rr, const struct cand_top *c)
@@ -53,7 +51,7 @@ static int heap_push(struct dqr_reroute *rr, const struct cand_top *c)
 	i = rr->heap_len++;
 	while (i > 0) {
 		parent = (i - 1) / 2;
-		if (!top_less(c, &rr->heap[parent]))
+		if (!top_less(rr, c, &rr->heap[parent]))
 			break;
 		rr->heap[i] = rr->heap[parent];
 		i = parent;
@@ -72,9 +70,9 @@ static struct cand_top heap_pop(struct dqr_reroute *rr)
 		if (child >= rr->heap_len)
 			break;
 		if (child + 1 < rr->heap_len &&
-		    top_less(&rr->heap[child + 1], &rr->heap[child]))
+		    top_less(rr, &rr->heap[child + 1], &rr->heap[child]))
 			child++;
-		if (!top_less(&rr->heap[child], &last))
+		if (!top_less(rr, &rr->heap[child], &last))
 			break;
 		rr->heap[i] = rr->heap[child];
 		i = child;
