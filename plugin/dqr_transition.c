@@ -131,9 +131,10 @@ static unsigned drain_delay_ms(const struct dqr_ctx *ctx, char *why,
 			 "said its LifeTimeValue yet)", plt);
 	} else {
 		snprintf(why, len, "twice the largest LifeTimeValue the "
-			 "switches hold, %u at 0x%016" PRIx64 " (packet_life_time "
-			 "%u)", ltv, cl_ntoh64(osm_node_get_node_guid(
-						   max_sw->p_node)), plt);
+			 "switches hold, %u at 0x%016" PRIx64
+			 " (packet_life_time %u)", ltv,
+			 cl_ntoh64(osm_node_get_node_guid(max_sw->p_node)),
+			 plt);
 	}
 	if (ltv > 19)	/* 20 and up: infinite lifetime */
 		return DRAIN_MAX_MS;

@@ -478,8 +478,9 @@ static void print_one_text(const struct sim *s, const struct wi_fault *fa,
 	} else {
 		printf("  transition: none (the tables do not change)\n");
 	}
-	printf("  first upload: %" PRIu64 " ca-to-ca, %" PRIu64 " ca-to-switch, %"
-	       PRIu64 " switch-to-ca, %" PRIu64 " switch-to-switch pairs a "
+	printf("  first upload: %" PRIu64 " ca-to-ca, %" PRIu64
+	       " ca-to-switch, %" PRIu64 " switch-to-ca, %" PRIu64
+	       " switch-to-switch pairs a "
 	       "cable path joins unreachable; the last stage after %u drains "
 	       "(%u ms)\n", w->first_lost[DQR_PAIR_CA_CA],
 	       w->first_lost[DQR_PAIR_CA_SW], w->first_lost[DQR_PAIR_SW_CA],
