@@ -361,6 +361,7 @@ void dqr_record_transition(struct dqr_ctx *ctx,
 	o = record_new("transition", x->id, &bad);
 	bad = bad || jadd_str(o, "what", x->what) ||
 	      jadd_u64(o, "stages", x->plan.num_stages) ||
+	      jadd_u64(o, "drains", dqr_plan_drains(&x->plan)) ||
 	      jadd_u64(o, "entries", x->plan.stage_off[x->plan.num_stages]) ||
 	      jadd_u64(o, "drain_delay_ms", x->drain_ms) ||
 	      jadd_str(o, "since", x->since) ||
