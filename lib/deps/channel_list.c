@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "deps/channel_list.h"
+#include "util/check.h"
 
 static int is_channel(const struct dqr_fabric *f, uint32_t v)
 {
@@ -108,8 +109,11 @@ int dqr_channel_list_build(const struct dqr_fabric *f,
 	}
 	free(indeg);
 	cl->len = tail;
-	if (tail == g->num_channels)
+	if (tail == g->num_channels) {
+		/* Kahn's order: every dependency points up (channel_list.h) */
+		DQR_CHECK(dqr_channel_list_valid(cl, g));
 		return 0;
+	}
 	if (cycle && find_cycle(f, g, cl->pos, cycle)) {
 		dqr_channel_list_free(cl);
 		return -1;
