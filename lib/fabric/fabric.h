@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/check.h"
+
 #define DQR_NONE UINT32_MAX
 /* an LFT entry that routes nowhere, as OpenSM's OSM_NO_PATH */
 #define DQR_NO_PATH 255
@@ -99,15 +101,22 @@ void dqr_fabric_set_port_guid(struct dqr_fabric *f, uint32_t node,
  */
 int dqr_fabric_finish(struct dqr_fabric *f, char *err, size_t errlen);
 
+/*
+ * The accessors below take indices from lib's own arrays, never from
+ * input (readers check what they read): an index out of range is a bug
+ * of ours, and is checked (util/check.h).
+ */
 static inline const char *dqr_node_name(const struct dqr_fabric *f,
 					uint32_t node)
 {
+	DQR_CHECK(node < f->num_nodes);
 	return f->names + f->nodes[node].name_off;
 }
 
 static inline uint32_t dqr_port_index(const struct dqr_fabric *f,
 				      uint32_t node, unsigned port)
 {
+	DQR_CHECK(node < f->num_nodes && port <= f->nodes[node].num_ports);
 	return f->nodes[node].port_base + port;
 }
 
@@ -115,6 +124,7 @@ static inline uint32_t dqr_port_index(const struct dqr_fabric *f,
 static inline unsigned dqr_switch_lid(const struct dqr_fabric *f,
 				      uint32_t sw)
 {
+	DQR_CHECK(sw < f->num_switches);
 	return f->ports[dqr_port_index(f, f->switches[sw], 0)].base_lid;
 }
 
@@ -131,6 +141,7 @@ static inline int dqr_is_switch(const struct dqr_fabric *f, uint32_t node)
 /* The port across the cable from port (a global index), or DQR_NONE. */
 static inline uint32_t dqr_peer_port(const struct dqr_fabric *f, uint32_t port)
 {
+	DQR_CHECK(port < f->num_ports);
 	return f->ports[port].remote;
 }
 

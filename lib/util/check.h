@@ -10,8 +10,8 @@
  * never judge input: bad input gets an error, a broken invariant is a
  * bug of ours.
  */
-#ifndef DQR_CHECK_H
-#define DQR_CHECK_H
+#ifndef DQR_UTIL_CHECK_H
+#define DQR_UTIL_CHECK_H
 
 /* Says which invariant broke, where, and aborts. */
 void dqr_check_failed(const char *what, const char *file, int line)
