@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "reroute/reroute-internal.h"
+#include "util/check.h"
 #include "util/mem.h"
 #include "util/sort.h"
 #include "util/timing.h"
@@ -528,6 +529,19 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 			st->refused++;
 			continue;
 		}
+		/*
+		 * Only a disconnected switch is re-attached, and only to one
+		 * whose route arrives: settled switches hang off the tree,
+		 * so it stays loop free.  Its entry names a cabled port of
+		 * its own, and the turn into via's route is in the list.
+		 */
+		DQR_CHECK(rr_sw_state(rr, c.sw) == SW_DISCONNECTED);
+		DQR_CHECK(rr_sw_state(rr, c.via) == SW_GOOD ||
+			  rr_sw_state(rr, c.via) == SW_SETTLED);
+		DQR_CHECK(f->ports[c.ch].node == f->switches[c.sw] &&
+			  dqr_peer_switch(f, c.ch) == c.via);
+		DQR_CHECK(o->outside_list || rr->out[c.via] == DQR_NONE ||
+			  dqr_dyn_has_edge(cl, c.ch, rr->out[c.via]));
 		set_state(rr, c.sw, SW_SETTLED);
 		rr->cost[c.sw] = c.cost;
 		rr->hops[c.sw] = rr->hops[c.via] + 1;
@@ -584,6 +598,11 @@ static int run(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	uint32_t i, lid;
 	int ret = 0;
 
+	/* rr, t and cl were all made for f's indices (reroute.h) */
+	DQR_CHECK(rr->num_switches == f->num_switches &&
+		  rr->num_ports == f->num_ports &&
+		  t->num_switches == f->num_switches &&
+		  cl->num_vertices <= f->num_ports);
 	memset(st, 0, sizeof(*st));
 	rr->num_changes = 0;
 	rr->rank_use = o->rank ? o->rank : rr->rank;
@@ -609,6 +628,8 @@ static int run(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		lid = lids ? lids[i] : i + 1;
 		ret = repair_dlid(rr, f, t, cl, o, lid, st);
 	}
+	/* every entry written is in the change list, once per write */
+	DQR_CHECK(ret < 0 || st->changed == rr->num_changes);
 	st->us = (dqr_now_ms() - t0) * 1e3;
 	return ret;
 }

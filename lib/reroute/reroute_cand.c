@@ -23,6 +23,7 @@
  * costed (flush()).
  */
 #include "reroute/reroute-internal.h"
+#include "util/check.h"
 #include "util/mem.h"
 
 /* ------------------------------------------------------------ heap */
@@ -252,6 +253,7 @@ static uint32_t turn_cost(struct dqr_reroute *rr, struct dqr_dyn_order *cl,
 {
 	uint32_t i, cost = 0, ends_missing = 0;
 	size_t mark = dqr_dyn_mark(cl);
+	struct dqr_dyn_fingerprint before = dqr_dyn_fingerprint(cl);
 	int r;
 
 	rr->via_dep_present = 0;
@@ -278,6 +280,8 @@ static uint32_t turn_cost(struct dqr_reroute *rr, struct dqr_dyn_order *cl,
 	}
 	if (turns == DQR_TURNS_PATH)
 		dqr_dyn_rollback(cl, mark);
+	/* costing only asks: the list is as it was */
+	DQR_CHECK(dqr_dyn_same(cl, &before));
 	/* every end port's dependency is there, and committed */
 	if (!ends_missing && !mark && cost != UINT32_MAX &&
 	    (!rr->owner_skipped ||
@@ -491,6 +495,7 @@ int rr_commit_candidate(struct dqr_reroute *rr, const struct rr_search *s,
 {
 	struct dqr_dyn_order *cl = s->cl;
 	uint64_t reorders = cl->num_reorders, moved = cl->num_moved;
+	struct dqr_dyn_fingerprint before;
 	uint32_t i, added = 0;
 	size_t mark;
 
@@ -502,11 +507,14 @@ int rr_commit_candidate(struct dqr_reroute *rr, const struct rr_search *s,
 		candidate_deps(rr, cl, c->sw, c->ch, c->via, s->owner, 1);
 	}
 	mark = dqr_dyn_mark(cl);
+	before = dqr_dyn_fingerprint(cl);
 	for (i = 0; i < rr->num_deps; i++) {
 		if (dqr_dyn_has_edge(cl, rr->dep_a[i], rr->dep_b[i]))
 			continue;
 		if (dqr_dyn_add(cl, rr->dep_a[i], rr->dep_b[i]) < 0) {
 			dqr_dyn_rollback(cl, mark);
+			/* all or nothing: refused, the list is as it was */
+			DQR_CHECK(dqr_dyn_same(cl, &before));
 			return -1;
 		}
 		added++;
