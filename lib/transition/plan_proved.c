@@ -787,6 +787,7 @@ static int fill_plan(const struct dqr_plan_entry *e, const uint32_t *lv,
 	plan->stage_off[stages] = n;
 	plan->num_entries = n;
 	plan->num_stages = stages;
+	dqr_plan_check(plan);
 	return 0;
 }
 

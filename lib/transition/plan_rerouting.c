@@ -125,6 +125,7 @@ int dqr_plan_build_rerouting(const struct dqr_fabric *f,
 	if (!seen_sw || !seen_lid)
 		goto out;
 	count(plan, lc, seen_sw, seen_lid, rep);
+	dqr_plan_check(plan);
 	ret = 0;
 out:
 	if (ret)

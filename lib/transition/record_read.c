@@ -446,6 +446,7 @@ int dqr_plan_select(const struct dqr_plan_file *pf, const uint64_t *id,
 	for (s = 0; s < p->num_stages; s++)
 		if (stage_twice(pf, p, s, tmp, err, errlen))
 			goto fail;
+	dqr_plan_check(p);
 	free(last);
 	free(tmp);
 	return 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "transition/transition-internal.h"
+#include "util/check.h"
 #include "util/sort.h"
 #include "util/timing.h"
 
@@ -128,6 +129,8 @@ static void commit_stage(struct planner *pl)
 		const struct dqr_plan_entry *x = &pl->e[pl->s_ent[i]];
 
 		ent_set(pl->u.a, x->sw, x->lid, x->new_port);
+		/* each entry goes in one stage, once */
+		DQR_CHECK(pl->state[pl->s_ent[i]] == ENT_STAGED);
 		pl->state[pl->s_ent[i]] = ENT_DONE;
 		p->entries[p->stage_off[p->num_stages] + i] = *x;
 	}
@@ -525,6 +528,7 @@ static int plan_window(const struct dqr_plan *p, uint32_t w, uint32_t k,
 	}
 	q->num_entries = hi - lo;
 	q->num_stages = k - w + 1;
+	dqr_plan_check(q);
 	return 0;
 }
 
@@ -624,6 +628,9 @@ int dqr_plan_build(const struct dqr_fabric *f, const struct dqr_lfts *from,
 		reason_add(rep, "%u entries staged although their union "
 			   "fails", rep->forced);
 	rep->stages = plan->num_stages;
+	/* every entry that differs, staged: each in exactly one stage */
+	dqr_plan_check(plan);
+	DQR_CHECK(plan->num_entries == pl.n);
 	ret = 0;
 out:
 	rep->checks = pl.u.checks;
