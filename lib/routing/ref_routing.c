@@ -17,6 +17,7 @@
 #include "routing/ref_routing.h"
 #include "routing/uturn_route.h"
 #include "shape/ftree_shape.h"
+#include "util/check.h"
 #include "util/errmsg.h"
 #include "util/mem.h"
 
@@ -717,6 +718,8 @@ static void route_target(struct ref *r, uint32_t t)
 				p = ftree_port(r, x, li, r->ft.choice +
 					       (size_t)(i - b) *
 					       (REF_MAX_LEVELS + 1));
+			/* never a port without a link (ref_routing.h) */
+			DQR_CHECK(p == DQR_NO_PATH || port_linked(r->f, x, p));
 			row[lid] = p;
 		}
 	}

@@ -10,6 +10,7 @@
 #include "deps/dyn_order.h"
 #include "routes/route_walk.h"
 #include "routing/uturn_route.h"
+#include "util/check.h"
 #include "util/errmsg.h"
 #include "util/mem.h"
 #include "util/timing.h"
@@ -289,6 +290,8 @@ int dqr_uturn_normal_list(const struct dqr_fabric *f,
 		cl->pos[v] = cnt[cls[v]]++;
 		cl->order[cl->pos[v]] = v;
 	}
+	for (c = 0; c < cl->len; c++)
+		DQR_CHECK(cl->pos[cl->order[c]] == c);
 	free(cnt);
 	free(cls);
 	return 0;
@@ -300,6 +303,7 @@ static int try_attach(struct work *w, struct dqr_dyn_order *d, uint32_t sw,
 {
 	uint32_t node = w->f->switches[sw];
 	size_t mark = dqr_dyn_mark(d);
+	struct dqr_dyn_fingerprint list = dqr_dyn_fingerprint(d);
 	unsigned p;
 
 	if (w->out[via] != INF && dqr_dyn_add(d, ch, w->out[via]) < 0)
@@ -314,6 +318,8 @@ static int try_attach(struct work *w, struct dqr_dyn_order *d, uint32_t sw,
 	return 1;
 refused:
 	dqr_dyn_rollback(d, mark);
+	/* a U-turn that would close a cycle leaves nothing behind */
+	DQR_CHECK(dqr_dyn_same(d, &list));
 	return 0;
 }
 

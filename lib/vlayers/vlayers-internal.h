@@ -100,6 +100,8 @@ struct dqr_vlayers_undo {
 	} *sl;
 	uint32_t sl_n, sl_cap;
 	unsigned num_layers;
+	/* the list at the begin: a taken back attempt leaves it so */
+	struct dqr_dyn_fingerprint list;
 };
 
 void dqr_vlayers_undo_begin(struct dqr_vlayers *tl,
