@@ -44,6 +44,11 @@ static int top_less(const struct cand_top *a, const struct cand_top *b)
 	return cand_less(a->cost, a->sw, a->ch, b->cost, b->sw, b->ch);
 }
 
+/*
+ * The heap of switches, keyed by (cost, switch, channel): deterministic
+ * ties make the same fault give the same tables on every run.  0, or -1
+ * when out of memory.
+ */
 static int heap_push(struct dqr_reroute *rr, const struct cand_top *c)
 {
 	uint32_t i, parent;
@@ -63,6 +68,7 @@ static int heap_push(struct dqr_reroute *rr, const struct cand_top *c)
 	return 0;
 }
 
+/* Takes the cheapest switch entry off the heap (which is not empty). */
 static struct cand_top heap_pop(struct dqr_reroute *rr)
 {
 	struct cand_top top = rr->heap[0], last = rr->heap[--rr->heap_len];
