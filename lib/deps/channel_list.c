@@ -28,6 +28,13 @@ static uint32_t unplaced_pred(const struct dqr_cdg *g, const uint32_t *pos,
 	return DQR_NONE;
 }
 
+/*
+ * One cycle among the channels Kahn's algorithm could not place, into
+ * cycle: every such channel has an unplaced predecessor, so walking
+ * predecessors from one must come back to a channel already seen, and the
+ * steps since then are a cycle.  O(channels).  0, or -1 when out of memory
+ * (or, which cannot be, no unplaced channel).
+ */
 static int find_cycle(const struct dqr_fabric *f, const struct dqr_cdg *g,
 		      const uint32_t *pos, struct dqr_cycle *cycle)
 {

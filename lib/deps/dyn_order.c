@@ -178,6 +178,11 @@ static int reserve_log(struct dqr_dyn_order *d, size_t n)
 	return 0;
 }
 
+/*
+ * Room for one more added edge, reserved before anything changes so that
+ * an addition never stops half done.  The pool doubles up to EDGE_MAX (an
+ * index must never reach DQR_NONE).  0, or -1 when out of memory.
+ */
 static int reserve_edge(struct dqr_dyn_order *d)
 {
 	struct dqr_dyn_edge *p;
@@ -417,6 +422,12 @@ int dqr_dyn_check(struct dqr_dyn_order *d, uint32_t a, uint32_t b,
 	return DQR_DYN_NEEDS_REORDER;
 }
 
+/*
+ * dqr_dyn_add() without its checks: room for the edge and its log entries
+ * reserved first, a reorder when a -> b points down between live channels,
+ * then the edge stored, so that a refusal or no memory leaves everything as
+ * it was.
+ */
 static int add_edge(struct dqr_dyn_order *d, uint32_t a, uint32_t b)
 {
 	int ret = DQR_DYN_ADDED;
@@ -527,6 +538,13 @@ static int revive_edge(struct dqr_dyn_order *d, uint32_t u, uint32_t w)
 	return ret;
 }
 
+/*
+ * Counts every edge of the reviving channel c again, base and added, out
+ * and in, each with revive_edge(): one at a time, so that each reorder
+ * starts from a list in which every counted edge points up.  The first
+ * refusal ends it (the caller rolls back).  DQR_DYN_REORDERED when
+ * something moved, DQR_DYN_ADDED, or a negative DQR_DYN_*.
+ */
 static int revive_edges(struct dqr_dyn_order *d, uint32_t c)
 {
 	int ret, moved = 0;

@@ -69,6 +69,10 @@ struct dqr_fabric {
 	int finished;
 };
 
+/*
+ * An empty fabric: add nodes, cable them, give LIDs, then
+ * dqr_fabric_finish().  NULL when out of memory.
+ */
 struct dqr_fabric *dqr_fabric_new(void);
 /* A deep copy (same indices); NULL when out of memory. */
 struct dqr_fabric *dqr_fabric_clone(const struct dqr_fabric *f);
@@ -223,6 +227,11 @@ static inline uint32_t dqr_lid_owner(const struct dqr_fabric *f, unsigned lid)
  */
 void dqr_fabric_forget_lid(struct dqr_fabric *f, unsigned lid);
 
+/*
+ * The node with that GUID, or that name, or DQR_NONE: a scan, for the
+ * odd lookup of a tool or a test; readers that look up every line build
+ * a node_index.h instead.
+ */
 uint32_t dqr_fabric_find_guid(const struct dqr_fabric *f, uint64_t guid);
 uint32_t dqr_fabric_find_name(const struct dqr_fabric *f, const char *name);
 

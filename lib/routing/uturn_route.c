@@ -65,6 +65,13 @@ static int sort_switches(const struct dqr_fabric *f, uint32_t *order)
 	return 0;
 }
 
+/*
+ * The routing's working arrays for f as the fat tree ft: switches by
+ * level, the D-mod-k divisors from the most up links of each level, every
+ * switch's key in GUID order (so the routing does not depend on how the
+ * subnet numbered its nodes), and the components over up links.  0, or -1
+ * when out of memory (the caller frees what was made).
+ */
 static int work_init(struct work *w, const struct dqr_fabric *f,
 		     const struct dqr_ftree *ft)
 {
@@ -297,7 +304,12 @@ int dqr_uturn_normal_list(const struct dqr_fabric *f,
 	return 0;
 }
 
-/* End ports cabled to sw (sw a leaf), as channels into sw. */
+/*
+ * Attaches sw to a destination's tree through channel ch towards via:
+ * the dependency ch -> via's channel and those of sw's end ports into
+ * ch, all legal in d together or none of them (a U-turn that would
+ * close a cycle is not placed).  1 attached, 0 refused.
+ */
 static int try_attach(struct work *w, struct dqr_dyn_order *d, uint32_t sw,
 		      uint32_t ch, uint32_t via)
 {

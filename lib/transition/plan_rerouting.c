@@ -36,6 +36,11 @@ static void close_stage(struct dqr_plan *p, uint8_t drain)
 	p->stage_off[s + 1] = p->num_entries;
 }
 
+/*
+ * The report's figures of the finished plan p: entries, stages, the
+ * largest stage, and the switches and DLIDs it touches (seen_* are the
+ * caller's zeroed marks).
+ */
 static void count(const struct dqr_plan *p, uint32_t lid_count,
 		  uint8_t *seen_sw, uint8_t *seen_lid,
 		  struct dqr_plan_report *rep)

@@ -337,6 +337,13 @@ static void time_order_free(struct time_order *t)
 	free(t->sw_stage);
 }
 
+/*
+ * The time order of p for u: each entry's stage, the entries of every LID
+ * (CSR over LIDs) and a per-switch stage slot, so that drains_mark() can
+ * leave out the turns a packet cannot meet (a switch that changed before
+ * another cannot forward by its old entry after it).  0, or -1 when out
+ * of memory.
+ */
 static int time_order_build(struct uchk *u, const struct dqr_plan *p,
 			    struct time_order *t)
 {
