@@ -504,6 +504,7 @@ int rr_commit_candidate(struct dqr_reroute *rr, const struct rr_search *s,
 	struct dqr_dyn_fingerprint before;
 	uint32_t i, added = 0;
 	size_t mark;
+	int r;
 
 	candidate_deps(rr, cl, c->sw, c->ch, c->via, s->owner, 1);
 	if (rr->lazy && deps_missing(rr, cl)) {
@@ -517,11 +518,13 @@ int rr_commit_candidate(struct dqr_reroute *rr, const struct rr_search *s,
 	for (i = 0; i < rr->num_deps; i++) {
 		if (dqr_dyn_has_edge(cl, rr->dep_a[i], rr->dep_b[i]))
 			continue;
-		if (dqr_dyn_add(cl, rr->dep_a[i], rr->dep_b[i]) < 0) {
+		r = dqr_dyn_add(cl, rr->dep_a[i], rr->dep_b[i]);
+		if (r < 0) {
 			dqr_dyn_rollback(cl, mark);
 			/* all or nothing: refused, the list is as it was */
 			DQR_CHECK(dqr_dyn_same(cl, &before));
-			return -1;
+			/* a list that cannot grow refuses nothing */
+			return r == DQR_DYN_ENOMEM ? -2 : -1;
 		}
 		added++;
 	}
