@@ -102,6 +102,12 @@ static uint32_t target(const struct dqr_fabric *f, uint32_t c, unsigned q)
 	return dqr_port_index(f, dqr_peer_node(f, c), q);
 }
 
+/*
+ * Lays the collected turn bits out as CSR, successors in port order (so
+ * that dyn_order.c may bisect them), then the reversed edges.  Two passes
+ * over the bits instead of a growing array: the count sizes the one
+ * allocation.  0, or -1 when out of memory.
+ */
 static int layout(const struct dqr_fabric *f, struct dqr_cdg *g,
 		  const struct turn_bits *bits)
 {

@@ -27,7 +27,11 @@ struct dqr_cdg {
 	uint32_t *pred;
 };
 
-/* NULL when out of memory. */
+/*
+ * The dependencies of tables t on f, every LID with an owner walked once:
+ * O(switches x LIDs) time, O(channels x radix) memory however many LIDs.
+ * NULL when out of memory.
+ */
 struct dqr_cdg *dqr_cdg_build(const struct dqr_fabric *f,
 			      const struct dqr_lfts *t);
 /*
@@ -47,6 +51,10 @@ void dqr_cdg_free(struct dqr_cdg *g);
  */
 int dqr_cdg_index_preds(struct dqr_cdg *g);
 
+/*
+ * 1 when a -> b is a dependency of g: a scan of a's successors, for
+ * tests and reports; the reroute asks dqr_dyn_has_edge() in O(1).
+ */
 int dqr_cdg_has_edge(const struct dqr_cdg *g, uint32_t a, uint32_t b);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "deps/channel_list.h"
+#include "util/check.h"
 
 static int is_channel(const struct dqr_fabric *f, uint32_t v)
 {
@@ -27,6 +28,13 @@ static uint32_t unplaced_pred(const struct dqr_cdg *g, const uint32_t *pos,
 	return DQR_NONE;
 }
 
+/*
+ * One cycle among the channels Kahn's algorithm could not place, into
+ * cycle: every such channel has an unplaced predecessor, so walking
+ * predecessors from one must come back to a channel already seen, and the
+ * steps since then are a cycle.  O(channels).  0, or -1 when out of memory
+ * (or, which cannot be, no unplaced channel).
+ */
 static int find_cycle(const struct dqr_fabric *f, const struct dqr_cdg *g,
 		      const uint32_t *pos, struct dqr_cycle *cycle)
 {
@@ -108,8 +116,11 @@ int dqr_channel_list_build(const struct dqr_fabric *f,
 	}
 	free(indeg);
 	cl->len = tail;
-	if (tail == g->num_channels)
+	if (tail == g->num_channels) {
+		/* Kahn's order: every dependency points up (channel_list.h) */
+		DQR_CHECK(dqr_channel_list_valid(cl, g));
 		return 0;
+	}
 	if (cycle && find_cycle(f, g, cl->pos, cycle)) {
 		dqr_channel_list_free(cl);
 		return -1;

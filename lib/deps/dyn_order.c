@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "deps/dyn_order-internal.h"
+#include "util/check.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -177,6 +178,11 @@ static int reserve_log(struct dqr_dyn_order *d, size_t n)
 	return 0;
 }
 
+/*
+ * Room for one more added edge, reserved before anything changes so that
+ * an addition never stops half done.  The pool doubles up to EDGE_MAX (an
+ * index must never reach DQR_NONE).  0, or -1 when out of memory.
+ */
 static int reserve_edge(struct dqr_dyn_order *d)
 {
 	struct dqr_dyn_edge *p;
@@ -323,6 +329,9 @@ static void reassign(struct dqr_dyn_order *d, uint32_t nf, uint32_t nb,
 		d->order[p] = v;
 		d->num_moved++;
 	}
+	/* F and B disjoint: no position was handed out twice */
+	for (k = 0; k < nb + nf; k++)
+		DQR_CHECK(d->pos[d->order[d->merged[k]]] == d->merged[k]);
 }
 
 /*
@@ -345,6 +354,7 @@ static int make_room(struct dqr_dyn_order *d, uint32_t a, uint32_t b,
 	if (reserve_log(d, (size_t)nf + nb + 1 + extra_log))
 		return DQR_DYN_ENOMEM;
 	reassign(d, nf, nb, d->pos[b], d->pos[a]);
+	DQR_CHECK(d->pos[a] < d->pos[b]);
 	return DQR_DYN_REORDERED;
 }
 
@@ -412,7 +422,13 @@ int dqr_dyn_check(struct dqr_dyn_order *d, uint32_t a, uint32_t b,
 	return DQR_DYN_NEEDS_REORDER;
 }
 
-int dqr_dyn_add(struct dqr_dyn_order *d, uint32_t a, uint32_t b)
+/*
+ * dqr_dyn_add() without its checks: room for the edge and its log entries
+ * reserved first, a reorder when a -> b points down between live channels,
+ * then the edge stored, so that a refusal or no memory leaves everything as
+ * it was.
+ */
+static int add_edge(struct dqr_dyn_order *d, uint32_t a, uint32_t b)
 {
 	int ret = DQR_DYN_ADDED;
 
@@ -435,6 +451,18 @@ int dqr_dyn_add(struct dqr_dyn_order *d, uint32_t a, uint32_t b)
 	return ret;
 }
 
+int dqr_dyn_add(struct dqr_dyn_order *d, uint32_t a, uint32_t b)
+{
+	struct dqr_dyn_fingerprint before = dqr_dyn_fingerprint(d);
+	int ret = add_edge(d, a, b);
+
+	/* refused: nothing changed; added: it points up, or an end is dead */
+	DQR_CHECK(ret >= 0 || dqr_dyn_same(d, &before));
+	DQR_CHECK(ret < 0 || d->retired[a] || d->retired[b] ||
+		  d->pos[a] < d->pos[b]);
+	return ret;
+}
+
 size_t dqr_dyn_mark(const struct dqr_dyn_order *d)
 {
 	return d->log_len;
@@ -444,6 +472,8 @@ void dqr_dyn_rollback(struct dqr_dyn_order *d, size_t mark)
 {
 	const struct dqr_dyn_undo *u;
 
+	/* a mark past the log was taken before dqr_dyn_commit() */
+	DQR_CHECK(mark <= d->log_len);
 	while (d->log_len > mark) {
 		u = &d->log[--d->log_len];
 		d->version = u->version;
@@ -503,10 +533,18 @@ static int revive_edge(struct dqr_dyn_order *d, uint32_t u, uint32_t w)
 		if (ret < 0)
 			return ret;
 	}
+	DQR_CHECK(d->pos[u] < d->pos[w]);
 	*mark = d->rv_epoch;
 	return ret;
 }
 
+/*
+ * Counts every edge of the reviving channel c again, base and added, out
+ * and in, each with revive_edge(): one at a time, so that each reorder
+ * starts from a list in which every counted edge points up.  The first
+ * refusal ends it (the caller rolls back).  DQR_DYN_REORDERED when
+ * something moved, DQR_DYN_ADDED, or a negative DQR_DYN_*.
+ */
 static int revive_edges(struct dqr_dyn_order *d, uint32_t c)
 {
 	int ret, moved = 0;
@@ -542,6 +580,7 @@ static int revive_edges(struct dqr_dyn_order *d, uint32_t c)
 
 int dqr_dyn_revive_channel(struct dqr_dyn_order *d, uint32_t c)
 {
+	struct dqr_dyn_fingerprint before = dqr_dyn_fingerprint(d);
 	size_t mark = d->log_len;
 	int ret;
 
@@ -564,6 +603,8 @@ int dqr_dyn_revive_channel(struct dqr_dyn_order *d, uint32_t c)
 	d->reviving = DQR_NONE;
 	if (ret < 0)
 		dqr_dyn_rollback(d, mark);
+	/* refused: the channel stays retired and nothing changed */
+	DQR_CHECK(ret >= 0 || (d->retired[c] && dqr_dyn_same(d, &before)));
 	return ret;
 }
 
@@ -612,6 +653,7 @@ int dqr_dyn_export(const struct dqr_dyn_order *d,
 		   struct dqr_channel_list *cl)
 {
 	size_t n = d->num_vertices ? d->num_vertices : 1;
+	uint32_t i;
 
 	cl->order = malloc(sizeof(uint32_t) * n);
 	cl->pos = malloc(sizeof(uint32_t) * n);
@@ -623,6 +665,8 @@ int dqr_dyn_export(const struct dqr_dyn_order *d,
 	memcpy(cl->pos, d->pos, sizeof(uint32_t) * d->num_vertices);
 	cl->num_vertices = d->num_vertices;
 	cl->len = d->len;
+	for (i = 0; i < cl->len; i++)
+		DQR_CHECK(cl->pos[cl->order[i]] == i);
 	return 0;
 }
 

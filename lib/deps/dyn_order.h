@@ -179,6 +179,40 @@ static inline int dqr_dyn_is_retired(const struct dqr_dyn_order *d,
 	return d->retired[c];
 }
 
+/*
+ * The state of the list in a few words, for the run-time checks
+ * (util/check.h): a change that was refused or rolled back must leave
+ * all of them as they were.  The version names the state (a rollback
+ * gives the old name back); the counters and the log move with every
+ * change, so they catch a change made behind the log's back.
+ */
+struct dqr_dyn_fingerprint {
+	uint64_t version, reorders, moved;
+	size_t log_len;
+	uint32_t added, len;
+};
+
+static inline struct dqr_dyn_fingerprint dqr_dyn_fingerprint(
+	const struct dqr_dyn_order *d)
+{
+	struct dqr_dyn_fingerprint p = {
+		d->version, d->num_reorders, d->num_moved, d->log_len,
+		d->num_added, d->len,
+	};
+
+	return p;
+}
+
+static inline int dqr_dyn_same(const struct dqr_dyn_order *d,
+			       const struct dqr_dyn_fingerprint *p)
+{
+	struct dqr_dyn_fingerprint q = dqr_dyn_fingerprint(d);
+
+	return q.version == p->version && q.reorders == p->reorders &&
+	       q.moved == p->moved && q.log_len == p->log_len &&
+	       q.added == p->added && q.len == p->len;
+}
+
 /* 1 when order/pos agree and every live dependency points upward. */
 int dqr_dyn_valid(const struct dqr_dyn_order *d);
 

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/check.h"
+
 #define DQR_NONE UINT32_MAX
 /* an LFT entry that routes nowhere, as OpenSM's OSM_NO_PATH */
 #define DQR_NO_PATH 255
@@ -67,6 +69,10 @@ struct dqr_fabric {
 	int finished;
 };
 
+/*
+ * An empty fabric: add nodes, cable them, give LIDs, then
+ * dqr_fabric_finish().  NULL when out of memory.
+ */
 struct dqr_fabric *dqr_fabric_new(void);
 /* A deep copy (same indices); NULL when out of memory. */
 struct dqr_fabric *dqr_fabric_clone(const struct dqr_fabric *f);
@@ -99,15 +105,22 @@ void dqr_fabric_set_port_guid(struct dqr_fabric *f, uint32_t node,
  */
 int dqr_fabric_finish(struct dqr_fabric *f, char *err, size_t errlen);
 
+/*
+ * The accessors below take indices from lib's own arrays, never from
+ * input (readers check what they read): an index out of range is a bug
+ * of ours, and is checked (util/check.h).
+ */
 static inline const char *dqr_node_name(const struct dqr_fabric *f,
 					uint32_t node)
 {
+	DQR_CHECK(node < f->num_nodes);
 	return f->names + f->nodes[node].name_off;
 }
 
 static inline uint32_t dqr_port_index(const struct dqr_fabric *f,
 				      uint32_t node, unsigned port)
 {
+	DQR_CHECK(node < f->num_nodes && port <= f->nodes[node].num_ports);
 	return f->nodes[node].port_base + port;
 }
 
@@ -115,6 +128,7 @@ static inline uint32_t dqr_port_index(const struct dqr_fabric *f,
 static inline unsigned dqr_switch_lid(const struct dqr_fabric *f,
 				      uint32_t sw)
 {
+	DQR_CHECK(sw < f->num_switches);
 	return f->ports[dqr_port_index(f, f->switches[sw], 0)].base_lid;
 }
 
@@ -131,6 +145,7 @@ static inline int dqr_is_switch(const struct dqr_fabric *f, uint32_t node)
 /* The port across the cable from port (a global index), or DQR_NONE. */
 static inline uint32_t dqr_peer_port(const struct dqr_fabric *f, uint32_t port)
 {
+	DQR_CHECK(port < f->num_ports);
 	return f->ports[port].remote;
 }
 
@@ -212,6 +227,11 @@ static inline uint32_t dqr_lid_owner(const struct dqr_fabric *f, unsigned lid)
  */
 void dqr_fabric_forget_lid(struct dqr_fabric *f, unsigned lid);
 
+/*
+ * The node with that GUID, or that name, or DQR_NONE: a scan, for the
+ * odd lookup of a tool or a test; readers that look up every line build
+ * a node_index.h instead.
+ */
 uint32_t dqr_fabric_find_guid(const struct dqr_fabric *f, uint64_t guid);
 uint32_t dqr_fabric_find_name(const struct dqr_fabric *f, const char *name);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fabric/fabric.h"
+#include "util/check.h"
 
 #define DQR_LFT_BLOCK 64	/* LIDs per LinearForwardingTable block */
 
@@ -21,7 +22,11 @@ struct dqr_lfts {
 	uint8_t *port;		/* [sw * lid_count + lid] */
 };
 
-/* All entries DQR_NO_PATH.  Returns NULL when out of memory. */
+/*
+ * All entries DQR_NO_PATH.  Returns NULL when out of memory.  The
+ * accessors check the switch index (and a write the LID) against the
+ * table: both come from lib's own loops, never from input.
+ */
 struct dqr_lfts *dqr_lfts_new(uint32_t num_switches, uint32_t lid_count);
 struct dqr_lfts *dqr_lfts_clone(const struct dqr_lfts *t);
 void dqr_lfts_free(struct dqr_lfts *t);
@@ -29,6 +34,7 @@ void dqr_lfts_free(struct dqr_lfts *t);
 static inline uint8_t dqr_lft_get(const struct dqr_lfts *t, uint32_t sw,
 				  uint32_t lid)
 {
+	DQR_CHECK(sw < t->num_switches);
 	if (lid >= t->lid_count)
 		return DQR_NO_PATH;
 	return t->port[(size_t)sw * t->lid_count + lid];
@@ -37,11 +43,13 @@ static inline uint8_t dqr_lft_get(const struct dqr_lfts *t, uint32_t sw,
 static inline void dqr_lft_set(struct dqr_lfts *t, uint32_t sw, uint32_t lid,
 			       uint8_t port)
 {
+	DQR_CHECK(sw < t->num_switches && lid < t->lid_count);
 	t->port[(size_t)sw * t->lid_count + lid] = port;
 }
 
 static inline uint8_t *dqr_lft_row(const struct dqr_lfts *t, uint32_t sw)
 {
+	DQR_CHECK(sw < t->num_switches);
 	return t->port + (size_t)sw * t->lid_count;
 }
 

@@ -45,6 +45,7 @@ uint32_t dqr_node_index_name(const struct dqr_node_index *ix,
 			     const char *name);
 uint32_t dqr_node_index_guid(const struct dqr_node_index *ix, uint64_t guid);
 
+/* Releases ix (NULL is fine). */
 void dqr_node_index_free(struct dqr_node_index *ix);
 
 #endif

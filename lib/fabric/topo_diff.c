@@ -6,6 +6,7 @@
 
 #include "fabric/node_index.h"
 #include "fabric/topo_diff.h"
+#include "util/check.h"
 
 static int add_missing(struct dqr_topo_diff *d, uint32_t port, uint32_t *cap)
 {
@@ -71,6 +72,28 @@ static int project(struct dqr_fabric *f, const struct dqr_fabric *ref,
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * A projection only removes (topo_diff.h): f has ref's shape, and its
+ * cables and LID owners are among ref's.  O(ports + LIDs), as the copy
+ * that made f.
+ */
+static void check_removes_only(const struct dqr_fabric *f,
+			       const struct dqr_fabric *ref)
+{
+	uint32_t i;
+
+	DQR_CHECK(f->num_nodes == ref->num_nodes &&
+		  f->num_ports == ref->num_ports &&
+		  f->num_switches == ref->num_switches &&
+		  f->max_lid == ref->max_lid);
+	for (i = 0; i < f->num_ports; i++)
+		DQR_CHECK(f->ports[i].remote == DQR_NONE ||
+			  f->ports[i].remote == ref->ports[i].remote);
+	for (i = 1; i <= f->max_lid && f->finished; i++)
+		DQR_CHECK(f->lid_port[i] == DQR_NONE ||
+			  f->lid_port[i] == ref->lid_port[i]);
 }
 
 /* Cables and nodes of cur that ref does not have. */
@@ -160,6 +183,7 @@ struct dqr_fabric *dqr_fabric_project(const struct dqr_fabric *ref,
 		goto out;
 	}
 	count_new(ref, cur, cur_to_ref, d);
+	check_removes_only(f, ref);
 out:
 	dqr_node_index_free(ix);
 	free(ref_to_cur);
@@ -174,6 +198,9 @@ int dqr_fabric_project_cut(struct dqr_fabric *proj,
 {
 	uint32_t i, p, rp, cap = d->num_missing_ports;
 
+	/* proj is ref, less cables: the same indices */
+	DQR_CHECK(proj->num_ports == ref->num_ports &&
+		  proj->num_nodes == ref->num_nodes);
 	for (i = 0; i < nports; i++) {
 		p = ports[i];
 		if (p >= ref->num_ports || p >= proj->num_ports)

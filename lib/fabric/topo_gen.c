@@ -72,6 +72,11 @@ static unsigned switch_ports(const struct dqr_gen_spec *s)
 	return 0;
 }
 
+/*
+ * Counts of a fat tree (kary, fattree2, fattree3), or -1 with the reason:
+ * every limit (radix, ports, LIDs) is checked before anything is built, so
+ * a spec either builds whole or says why not.
+ */
 static int check_tree(const struct dqr_gen_spec *s, struct dqr_gen_counts *c,
 		      char *err, size_t errlen)
 {
@@ -135,6 +140,12 @@ static int check_tree(const struct dqr_gen_spec *s, struct dqr_gen_counts *c,
 	return 0;
 }
 
+/*
+ * The same for a direct network (mesh, torus, hypercube): switches and
+ * cables from the dimensions (a torus ring of 2 is a mesh's, one cable),
+ * refused when a switch needs more ports than a node may have or the
+ * switches alone exceed the LIDs.
+ */
 static int check_direct(const struct dqr_gen_spec *s,
 			struct dqr_gen_counts *c, char *err, size_t errlen)
 {
@@ -267,6 +278,10 @@ static int parse_num(const char **pp, unsigned *v)
 	return 0;
 }
 
+/*
+ * The parameters after "KIND:" into s, *pp past them; -1 with a message
+ * that shows the kind's own syntax, since that is what the user got wrong.
+ */
 static int parse_params(const char **pp, struct dqr_gen_spec *s,
 			char *err, size_t errlen)
 {
@@ -323,6 +338,11 @@ static int parse_params(const char **pp, struct dqr_gen_spec *s,
 	return 0;
 }
 
+/*
+ * The ",cas=N" and ",lmc=N" options after the parameters, each at most
+ * once; a direct network without cas= gets one CA per switch.  -1 with a
+ * message on anything else.
+ */
 static int parse_options(const char *p, struct dqr_gen_spec *s,
 			 char *err, size_t errlen)
 {
@@ -435,6 +455,12 @@ static unsigned name_width(uint64_t count)
 	return d < 4 ? 4 : d;
 }
 
+/*
+ * Adds switch number num_sw with LID num_sw + 1 and ibsim's GUID for it,
+ * and records its place: switch indices, LIDs and GUIDs then follow the
+ * order of the build, which is what topo_gen.h promises.  0, or -1 with a
+ * message.
+ */
 static int add_switch(struct gen *g, const char *name,
 		      const struct dqr_gen_place *pl)
 {
@@ -500,6 +526,12 @@ static int cable(struct gen *g, uint32_t a, unsigned pa, uint32_t b,
 	return -1;
 }
 
+/*
+ * A k-ary n-tree (the FT paper, definition 1): k^(n-1) switches per level,
+ * k CAs per leaf; the switch at position w of level l has up port k+1+d
+ * cabled to the one that differs from w in digit l-1 only, by d there.
+ * 0, or -1 with a message.
+ */
 static int build_kary(struct gen *g)
 {
 	unsigned k = g->s->k, n = g->s->n, l, d, j;
@@ -531,6 +563,11 @@ static int build_kary(struct gen *g)
 	return 0;
 }
 
+/*
+ * Two tiers of radix-R switches: R leaves of R/2 CAs each, R/2 spines,
+ * every leaf cabled once to every spine (leaf i's port R/2+1+j to spine
+ * j's port i+1).  0, or -1 with a message.
+ */
 static int build_fattree2(struct gen *g)
 {
 	unsigned r = g->s->radix, h = r / 2, i, j;
@@ -552,6 +589,11 @@ static int build_fattree2(struct gen *g)
 	return 0;
 }
 
+/*
+ * Three tiers: R pods of R/2 leaves and R/2 middle switches, fully cabled
+ * within the pod, and (R/2)^2 cores, middle switch j of every pod cabled
+ * to cores j*R/2 .. j*R/2+R/2-1.  0, or -1 with a message.
+ */
 static int build_fattree3(struct gen *g)
 {
 	unsigned r = g->s->radix, h = r / 2, p, i, j, c;
@@ -602,6 +644,12 @@ static void grid_name(const struct gen *g, const struct dqr_gen_place *pl,
 					axis[d], (int)w, pl->coord[d]);
 }
 
+/*
+ * A mesh or torus: switch pos has coordinates pos / stride[d] mod dims[d];
+ * port 2d+1 goes up dimension d and 2d+2 down (the numbering lib's DOR and
+ * the grid detector rely on), a torus adds the wrap cable of every ring of
+ * 3 or more.  CAs on the ports after 2 x dimensions.  0, or -1.
+ */
 static int build_grid(struct gen *g)
 {
 	const struct dqr_gen_spec *s = g->s;
@@ -644,6 +692,11 @@ static int build_grid(struct gen *g)
 	return 0;
 }
 
+/*
+ * A D-cube: switch b's port d+1 cabled to switch b with bit d flipped, so
+ * e-cube's port is the lowest differing bit plus one; names are the labels
+ * in binary.  0, or -1 with a message.
+ */
 static int build_hypercube(struct gen *g)
 {
 	unsigned dims = g->s->ndims, d, j;

@@ -137,6 +137,11 @@ int dqr_gen_parse(const char *spec, struct dqr_gen_spec *s,
 int dqr_gen_count(const struct dqr_gen_spec *s, struct dqr_gen_counts *c,
 		  char *err, size_t errlen);
 
+/*
+ * The fabric s describes, finished, with the port numbers and names above
+ * (the same spec always gives the same indices, so runs compare); NULL
+ * with a message when s cannot be built or memory is short.
+ */
 struct dqr_fabric *dqr_gen_build(const struct dqr_gen_spec *s,
 				 char *err, size_t errlen);
 

@@ -350,6 +350,11 @@ struct build {
 	uint64_t nkey, capkey, caplayer;
 };
 
+/*
+ * Room for need elements of size bytes in *p, doubling from 1024: the
+ * walk appends per route, and the counts are 64 bits (mem.h's dqr_grow()
+ * stops at 2^31).  0, or -1 when out of memory (*p as it was).
+ */
 static int grow(void **p, uint64_t *cap, uint64_t need, size_t size)
 {
 	uint64_t c = *cap ? *cap : 1024;
@@ -367,6 +372,12 @@ static int grow(void **p, uint64_t *cap, uint64_t need, size_t size)
 	return 0;
 }
 
+/*
+ * The first walk's callback: counts every route, and for one with a U-turn
+ * records its hops' SL2VL keys and which layer each hop wants (VL 1 from
+ * the U-turn on), with the SL its U-turn's level prefers, for the SLs to
+ * be chosen once all are known.  0, or -1 when out of memory.
+ */
 static int collect(void *arg, const struct route *r, const struct hop *h)
 {
 	struct build *b = arg;
@@ -569,6 +580,12 @@ static unsigned hop_vl(const struct dqr_ml_vls *v, const struct hop *h,
 	return key_vl(v, h->key | sl);
 }
 
+/*
+ * The second walk's callback: the dependencies of route r as the finished
+ * mapping puts them, (channel, VL) -> (next channel, VL), one bit each, so
+ * that the graph judged is the one the switches will use, not the one the
+ * build meant.
+ */
 static int record_deps(void *arg, const struct route *r, const struct hop *h)
 {
 	struct verify *w = arg;
@@ -671,6 +688,13 @@ static int check_graph(const struct dqr_fabric *f, const uint64_t *bits,
 	return r == 1 ? 0 : -1;
 }
 
+/*
+ * Judges the mapping v on tables t: every route walked again through v,
+ * each VL's dependency graph checked acyclic (a cycle kept for the report),
+ * and no dependency from VL 1 back down to VL 0, so the two layers cannot
+ * close a cycle between them; the figures go to st.  0, or -1 when out of
+ * memory.
+ */
 static int verify(const struct dqr_fabric *f, const struct dqr_lfts *t,
 		  const uint32_t *level, struct hop *h,
 		  struct dqr_ml_vls *v, struct dqr_vl_stats *st)

@@ -65,6 +65,7 @@ int dqr_ml_build(struct dqr_recon *r, const struct dqr_fabric *proj,
  * deadlock free. */
 int dqr_ml_usable(const struct dqr_ml *ml);
 
+/* Frees the layer's tables, VLs and fill, and zeroes ml: none in force. */
 void dqr_ml_release(struct dqr_ml *ml);
 
 #endif

@@ -106,6 +106,14 @@ static const char *header_range(struct reader *r, const char *s, int *format,
 	return end + 1;
 }
 
+/*
+ * A section header, "Unicast lids [0x0-0xN] of switch ... guid G (name):":
+ * the switch is found by GUID alone (its name may hold anything), and a
+ * switch gets one section; with skip_unknown a GUID the topology lacks
+ * skips its section instead of failing (tables read before a switch
+ * failed, judged against the fabric after).
+ * 0, or -1 with "FILE:LINE: what".
+ */
 static int parse_header(struct reader *r, const char *s)
 {
 	static const char of_switch[] = " of switch ";
@@ -191,6 +199,12 @@ static int parse_header(struct reader *r, const char *s)
 	return 0;
 }
 
+/*
+ * One "0xLID PORT ..." entry of the current section: the LID within the
+ * header's range and listed once, the port one the switch has (or 255).
+ * The table widens by doubling as higher LIDs come, so a dump listing
+ * them upwards costs O(entries).  0, or -1 with "FILE:LINE: what".
+ */
 static int parse_entry(struct reader *r, const char *s)
 {
 	size_t n = dqr_token_len(s);
@@ -300,6 +314,11 @@ static int is_trailer(const char *s)
 	return words_are(s + n, valid) || words_are(s + n, all);
 }
 
+/*
+ * Dispatches one line: an entry (nearly every line, tested first), a
+ * title, trailer or blank line (skipped), a section header; a multicast
+ * table or anything else is refused by name, never skipped silently.
+ */
 static int parse_line(struct reader *r)
 {
 	static const char *const title1[] = { "Lid", "Out", "Destination",
@@ -326,6 +345,11 @@ static int parse_line(struct reader *r)
 	return -1;
 }
 
+/*
+ * After the last line: the table made as wide as the fabric's LIDs (or the
+ * highest listed), dump_fts's lost top block noted rather than taken for
+ * missing routes, and the switches without a section listed.  0, or -1.
+ */
 static int finish(struct reader *r)
 {
 	const struct dqr_fabric *f = r->f;
@@ -361,6 +385,12 @@ static int finish(struct reader *r)
 	return 0;
 }
 
+/*
+ * The reader behind dqr_parse_lfts() and dqr_read_lfts_known() (which
+ * skips unknown switches): line by line into tables of f (which must be
+ * finished), everything the reader allocated released on every way out.
+ * NULL with the message in err.
+ */
 static struct dqr_lfts *parse_lfts(const struct dqr_fabric *f, FILE *fp,
 				   const char *fname,
 				   struct dqr_lft_read_info *info,

@@ -63,6 +63,7 @@ struct dqr_lft_read_info {
 	uint32_t quirk_missing_top_lid;
 };
 
+/* The name of a DQR_LFT_FORMAT_*, for messages; "?" for another value. */
 const char *dqr_lft_format_name(int format);
 
 /* Frees info->missing; info may be reused afterwards. */

@@ -124,6 +124,13 @@ static unsigned remote_lid(const struct dqr_fabric *f,
 	return rp->base_lid;
 }
 
+/*
+ * One node's record in ibsim's net format: its GUID line when it does not
+ * follow from the last (write_guid()), its kind line, a line per cabled
+ * port naming the peer by name and port, and the LIDs as comments where
+ * ibsim reads them (a switch's on its kind line, an end node's on its
+ * ports).  The empty line after it keeps ibsim from swallowing the next.
+ */
 static void write_node(const struct dqr_fabric *f, FILE *out,
 		       struct guid_track *t, uint32_t n)
 {

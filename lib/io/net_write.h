@@ -51,6 +51,11 @@ struct dqr_ibsim_needs {
 	unsigned long nodes, switches, ports;
 };
 
+/*
+ * Fills n for f, counted as ibsim counts (every physical port, and
+ * port 0 of a switch only), so that a tool can say which -N, -S and -P
+ * a fabric needs before ibsim refuses it half loaded.
+ */
 void dqr_ibsim_needs(const struct dqr_fabric *f, struct dqr_ibsim_needs *n);
 
 /* 1 when the needs exceed ibsim's default limits. */

@@ -188,6 +188,12 @@ static int word_is(const char *s, size_t n, const char *w)
 	return strlen(w) == n && !strncmp(s, w, n);
 }
 
+/*
+ * Gives node's port the LIDs lid .. lid + 2^lmc - 1, refusing any the file
+ * gave before with the line that did: the fabric's own check would only
+ * say so at the end, without the line.  LID 0 is an unconfigured port and
+ * claims nothing.  0, or -1 with "FILE:LINE: what".
+ */
 static int claim_lids(struct reader *r, uint32_t node, unsigned port,
 		      uint64_t lid, uint64_t lmc)
 {
@@ -323,6 +329,14 @@ static const char *pick_name(struct reader *r, const char *id,
 	return id;
 }
 
+/*
+ * A node header, "Switch|Ca|Rt N "id" # "desc" lid L lmc M": every limit
+ * (ports, id and description length, nodes, ports in all) is checked
+ * before anything is sized by it, a node id or GUID seen before is
+ * refused with its first line, and the node is added with its name and
+ * indexed by id, GUID and name for the port lines that name it.  A
+ * switch's LIDs come from the header comment.  0, or -1 with the message.
+ */
 static int parse_header(struct reader *r, const char *s, size_t kw_len,
 			enum dqr_node_type type)
 {
@@ -507,6 +521,12 @@ static int port_options(struct reader *r, const char **sp)
 	return 0;
 }
 
+/*
+ * A port line, "[p](guid) "remote id"[q](guid) # ...": the port within
+ * its node, the remote id kept for resolve_links() (the remote node may
+ * come later in the file), an end node's own LID from the comment.  ibsim's
+ * aliases are refused rather than guessed.  0, or -1 with the message.
+ */
 static int parse_port_line(struct reader *r, const char *s)
 {
 	const struct dqr_node *n;
@@ -614,6 +634,13 @@ static int unsupported(struct reader *r, const char *what)
 	return -1;
 }
 
+/*
+ * Dispatches one line by its first word: a node header, a port line, a
+ * GUID line, or a known line that carries nothing we need (skipped);
+ * ibsim's include, do and aliases are refused, anything else is an error,
+ * so that a reader never builds a fabric from a file it misread.  A blank
+ * line ends the node's record.
+ */
 static int parse_line(struct reader *r)
 {
 	static const char *const ignored[] = {
@@ -768,6 +795,11 @@ out:
 	return rc;
 }
 
+/*
+ * Reads the whole file, then resolves the links (both ends must agree)
+ * and finishes the fabric, so that a reader hands out a finished fabric or
+ * nothing (ARCHITECTURE.md, io).  0, or -1 with the message in r->err.
+ */
 static int read_all(struct reader *r)
 {
 	char msg[256];

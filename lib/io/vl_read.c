@@ -73,6 +73,11 @@ static int number(struct reader *r, const char **s, uint64_t min,
 		    SHOWN(n), t, min, max);
 }
 
+/*
+ * One SL2VL table of node (in port -> out port), keyed for the sort and
+ * the bisection that look it up later, with its line for a message about
+ * a duplicate.  0, or -1 when out of memory.
+ */
 static int add_table(struct reader *r, uint32_t node, unsigned in,
 		     unsigned out, const uint8_t *vl)
 {
@@ -315,6 +320,11 @@ static int word(const char *s, const char *w, const char **rest)
 	return 1;
 }
 
+/*
+ * Dispatches one line by its first word: our own sl2vl, ca_sl2vl and
+ * path_sl lines, or smpquery's "# SL2VL table:" header and "ports:" rows;
+ * comments and blank lines are skipped, anything else refused by name.
+ */
 static int parse_line(struct reader *r)
 {
 	static const char smp[] = "SL2VL table:";

@@ -6,6 +6,7 @@
 
 #include "mesh/local_path.h"
 #include "mesh/mesh_plugin.h"
+#include "util/check.h"
 
 struct dqr_mesh_plugin {
 	struct dqr_grid_nbrs n;
@@ -202,6 +203,7 @@ static int try_side(struct dqr_mesh_plugin *mp, const struct dqr_fabric *f,
 {
 	struct dqr_mesh_stats before = mp->st;
 	struct dqr_local_path fw, bw;
+	struct dqr_dyn_fingerprint list;
 	size_t mark;
 	int r;
 
@@ -209,6 +211,7 @@ static int try_side(struct dqr_mesh_plugin *mp, const struct dqr_fabric *f,
 	    !dqr_local_path_aside(&mp->n, f, b, k, 1, j, minus, &bw))
 		return 0;
 	mark = dqr_dyn_mark(cl);
+	list = dqr_dyn_fingerprint(cl);
 	r = lay_path(mp, f, t, cl, &fw,
 		     mp->n.port[dqr_grid_slot(a, k, 0)]);
 	if (!r)
@@ -218,6 +221,7 @@ static int try_side(struct dqr_mesh_plugin *mp, const struct dqr_fabric *f,
 		return -1;
 	if (r < 0) {
 		dqr_dyn_rollback(cl, mark);
+		DQR_CHECK(dqr_dyn_same(cl, &list));
 		mp->st = before;
 		return 0;
 	}

@@ -266,6 +266,12 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
+/*
+ * Sets the field sp describes in target from the value v[0 .. vlen): one
+ * table drives every option, so a new option is a row, not new parsing.
+ * Nothing is written unless the whole value is good; -1 with a message
+ * that names the option and says what it accepts.
+ */
 static int apply(const struct dqr_opt_spec *sp, const char *v, size_t vlen,
 		 void *target, char *err, size_t errlen)
 {

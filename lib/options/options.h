@@ -44,7 +44,7 @@ enum dqr_base_engine {
 
 /* NULL-terminated, indexed by enum dqr_base_engine */
 extern const char *const dqr_base_engine_names[DQR_BASE_NUM + 1];
-
+/* The name of base for log lines; "?" for a value out of range. */
 const char *dqr_base_engine_name(int base);
 
 /* indexed by the values of struct dqr_options' fields below */

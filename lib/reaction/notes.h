@@ -39,7 +39,7 @@ struct dqr_notes {
 	unsigned len;
 	unsigned dropped;
 };
-
+/* Empties ns for the next reaction: each reaction reports its own. */
 void dqr_notes_clear(struct dqr_notes *ns);
 
 /* Adds a note; code is the ERR code for DQR_NOTE_ERROR, else NULL. */

@@ -46,6 +46,11 @@ static int again(struct dqr_reactor *x, const struct dqr_fabric *f,
 	return dqr_topology_start_one_layer(x, f, t, o, res);
 }
 
+/*
+ * The INFO note of a start: what the channel list cost and what DQR's fill
+ * of the base routing's holes did, or the layered list of a torus, so that
+ * the operator sees in one line whether DQR starts with everything routed.
+ */
 static void note_started(struct dqr_reactor *x, const struct dqr_start *st)
 {
 	const struct dqr_recon_result *res = &st->res;

@@ -272,6 +272,11 @@ static uint8_t ft_path_sl(const struct dqr_reactor *x, uint32_t slid,
 	return dqr_vl_path_sl(p->ml.vl, src, dlid);
 }
 
+/*
+ * The sl2vl op (topology.h) of a fat tree with a re-routing layer: a
+ * switch's table for (in, out) from ml_vls.h, which moves a route to VL 1
+ * at its first U-turn; CAs' tables are left alone (see below).
+ */
 static unsigned ft_sl2vl(const struct dqr_reactor *x, uint64_t guid,
 			 uint8_t in_port, uint8_t out_port, uint8_t *vl)
 {

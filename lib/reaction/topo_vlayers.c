@@ -130,6 +130,12 @@ static unsigned vl_sl2vl(const struct dqr_reactor *x, uint64_t guid,
 	return n;
 }
 
+/*
+ * The after_update op (topology.h) of a torus on layers: notes what the
+ * mesh plug-in and the search did in the layers, and, as NOTICEs, every
+ * pair of switches whose SL a repair or a restart changed, since hosts keep
+ * the SL they connected with until they ask the SA again.
+ */
 static void vl_after_update(struct dqr_reactor *x,
 			    const struct dqr_recon_result *res,
 			    struct dqr_notes *ns)
@@ -169,6 +175,10 @@ static void vl_after_update(struct dqr_reactor *x,
 		 dqr_vlayers_count(x->recon.tl));
 }
 
+/*
+ * The plugin_stats op (topology.h): the last repair's figures of the
+ * layers for dqr-status, nothing when the torus is not on layers.
+ */
 static void vl_plugin_stats(const struct dqr_reactor *x,
 			    struct dqr_plugin_stats *st)
 {

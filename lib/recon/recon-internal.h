@@ -23,7 +23,7 @@ void dqr_recon_note_change(struct dqr_recon *r, const uint32_t *down,
 
 /* Notes the entries the last reroute of r left without a legal route. */
 void dqr_recon_note_cut(struct dqr_recon *r);
-
+/* Frees c's lists and empties it: the next update notes afresh. */
 void dqr_recon_change_release(struct dqr_recon_change *c);
 
 /* A torus on layers (recon_vlayers.c): back to the original tables, with

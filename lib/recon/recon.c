@@ -8,6 +8,7 @@
 #include "deps/cdg.h"
 #include "recon/recon.h"
 #include "recon/recon-internal.h"
+#include "util/check.h"
 #include "util/mem.h"
 #include "util/sort.h"
 #include "util/timing.h"
@@ -189,6 +190,7 @@ static int restart_from_original(struct dqr_recon *r,
 
 	/* the original routes alone are acyclic: DQR built them legal */
 	cl = list_from(r->ref, r->orig, &cyclic, NULL);
+	DQR_CHECK(!cyclic);
 	if (!cl)
 		return -1;
 	dqr_dyn_free(r->cl);
@@ -212,6 +214,10 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 	int64_t n;
 	int ret = DQR_RECON_NOMEM, run;
 
+	/* a projection of r->ref that only lacks things (recon.h) */
+	DQR_CHECK(dqr_topo_diff_degraded_only(d) &&
+		  proj->num_ports == r->ref->num_ports &&
+		  proj->num_switches == r->ref->num_switches);
 	memset(res, 0, sizeof(*res));
 	down = malloc(sizeof(uint32_t) * (nd + 1));
 	fresh = malloc(sizeof(uint32_t) * (nd + 1));

@@ -122,7 +122,10 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 		     const struct dqr_topo_diff *d,
 		     const struct dqr_reroute_opts *o,
 		     struct dqr_recon_result *res);
-
+/*
+ * Frees everything r owns (a torus's grid and layers too) and zeroes it,
+ * so that a released state may be started again or released twice.
+ */
 void dqr_recon_release(struct dqr_recon *r);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "reroute/reroute-internal.h"
+#include "util/check.h"
 #include "util/mem.h"
 #include "util/sort.h"
 #include "util/timing.h"
@@ -350,6 +351,11 @@ static uint8_t port_of(const struct dqr_fabric *f, uint32_t ch)
 	return f->ports[ch].num;
 }
 
+/*
+ * Notes an entry about to be written, with its old port, so that callers
+ * learn what changed in O(changes) rather than comparing whole tables.
+ * 0, or -1 when out of memory (then nothing is written).
+ */
 static int log_change(struct dqr_reroute *rr, uint32_t sw, uint32_t lid,
 		      uint8_t old)
 {
@@ -492,6 +498,42 @@ static int too_long(const struct dqr_reroute *rr,
 	       (uint64_t)rr->dist[c->sw] + o->stretch;
 }
 
+/*
+ * The core of DQR (the DQR paper, IV.B) for one DLID: regrow lid's
+ * destination tree over its disconnected flows, inside the channel list.
+ *
+ * The switches whose route no longer reaches the DLID (find_disconnected():
+ * those that forward into a dead port, and every switch upstream of them)
+ * leave the tree; every other switch keeps its entry, so traffic that still
+ * arrives is never touched.  A Dijkstra search then grows the tree back
+ * from its intact part.  A candidate attaches a disconnected switch X
+ * through a cabled neighbour Z whose route arrives, at Z's cost plus a hop,
+ * plus the turns the attachment needs (X->Z into Z's channel, X's end ports
+ * into X->Z) priced by their place in the list, the topology's bias, and a
+ * penalty for changing an entry whose link works (mode=).  The cheapest is
+ * taken only when all of its dependencies can be made legal together
+ * (dyn_order.h reorders for a turn that points down, and refuses one that
+ * closes a cycle); X is then settled, and offers candidates to its own
+ * disconnected neighbours.
+ *
+ * Kept: a switch is settled only through one whose route arrives, so the
+ * settled switches form a tree and the destination tree stays loop free;
+ * every dependency of the new routes is in the list, so old and new routes
+ * together stay deadlock free (the re-routing layer, outside_list, asks
+ * nothing of the list and leaves that to its VLs); an entry that no cable
+ * path joins to the DLID stays as it was; one with a cable path but no
+ * legal route becomes DQR_NO_PATH, since its old entry may lead into a
+ * re-attached switch through a turn the list never admitted.  Every entry
+ * written goes to the change list.
+ *
+ * Cost: O(D x radix) to find the D disconnected switches, a heap of their
+ * O(D x radix) candidates, neighbours' routes followed once each
+ * (memoised), and per commit what the list's reorder visits: a fault
+ * costs what it cut, not the fabric.  Only the fallbacks see every switch:
+ * one walk when no dead port carries the DLID, the components once per
+ * run when a switch is left without a route, and with stretch= a BFS of
+ * the cabling.  0, or -1 when out of memory.
+ */
 static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		       struct dqr_lfts *t, struct dqr_dyn_order *cl,
 		       const struct dqr_reroute_opts *o, uint32_t lid,
@@ -561,6 +603,19 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 			st->refused++;
 			continue;
 		}
+		/*
+		 * Only a disconnected switch is re-attached, and only to one
+		 * whose route arrives: settled switches hang off the tree,
+		 * so it stays loop free.  Its entry names a cabled port of
+		 * its own, and the turn into via's route is in the list.
+		 */
+		DQR_CHECK(rr_sw_state(rr, c.sw) == SW_DISCONNECTED);
+		DQR_CHECK(rr_sw_state(rr, c.via) == SW_GOOD ||
+			  rr_sw_state(rr, c.via) == SW_SETTLED);
+		DQR_CHECK(f->ports[c.ch].node == f->switches[c.sw] &&
+			  dqr_peer_switch(f, c.ch) == c.via);
+		DQR_CHECK(o->outside_list || rr->out[c.via] == DQR_NONE ||
+			  dqr_dyn_has_edge(cl, c.ch, rr->out[c.via]));
 		set_state(rr, c.sw, SW_SETTLED);
 		rr->cost[c.sw] = c.cost;
 		rr->hops[c.sw] = rr->hops[c.via] + 1;
@@ -607,6 +662,14 @@ static int repair_dlid(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	return 0;
 }
 
+/*
+ * One reconfiguration: the list brought in line with the cabling (at the
+ * given ports only, or everywhere with ports NULL), the topology plug-in
+ * once, then repair_dlid() for each DLID while the budget lasts.  The
+ * plug-in's answer sets what a reorder costs for the whole run: once it
+ * has bypassed every cut flow, reorders only spend the room the next fault
+ * needs.  0, -1 (memory) or DQR_REROUTE_OVER.
+ */
 static int run(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	       struct dqr_lfts *t, struct dqr_dyn_order *cl,
 	       const struct dqr_reroute_opts *o, const uint32_t *ports,
@@ -617,6 +680,11 @@ static int run(struct dqr_reroute *rr, const struct dqr_fabric *f,
 	uint32_t i, lid;
 	int ret = 0;
 
+	/* rr, t and cl were all made for f's indices (reroute.h) */
+	DQR_CHECK(rr->num_switches == f->num_switches &&
+		  rr->num_ports == f->num_ports &&
+		  t->num_switches == f->num_switches &&
+		  cl->num_vertices <= f->num_ports);
 	memset(st, 0, sizeof(*st));
 	rr->num_changes = 0;
 	rr->rank_use = o->rank ? o->rank : rr->rank;
@@ -642,6 +710,8 @@ static int run(struct dqr_reroute *rr, const struct dqr_fabric *f,
 		lid = lids ? lids[i] : i + 1;
 		ret = repair_dlid(rr, f, t, cl, o, lid, st);
 	}
+	/* every entry written is in the change list, once per write */
+	DQR_CHECK(ret < 0 || st->changed == rr->num_changes);
 	st->us = (dqr_now_ms() - t0) * 1e3;
 	return ret;
 }

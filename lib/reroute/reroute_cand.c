@@ -23,6 +23,7 @@
  * costed (flush()).
  */
 #include "reroute/reroute-internal.h"
+#include "util/check.h"
 #include "util/mem.h"
 
 /* ------------------------------------------------------------ heap */
@@ -41,6 +42,11 @@ static int top_less(const struct dqr_reroute *rr, const struct cand_top *a,
 	return a->ch < b->ch;
 }
 
+/*
+ * The heap of switches, keyed by (cost, switch, channel): deterministic
+ * ties make the same fault give the same tables on every run.  0, or -1
+ * when out of memory.
+ */
 static int heap_push(struct dqr_reroute *rr, const struct cand_top *c)
 {
 	uint32_t i, parent;
@@ -60,6 +66,7 @@ static int heap_push(struct dqr_reroute *rr, const struct cand_top *c)
 	return 0;
 }
 
+/* Takes the cheapest switch entry off the heap (which is not empty). */
 static struct cand_top heap_pop(struct dqr_reroute *rr)
 {
 	struct cand_top top = rr->heap[0], last = rr->heap[--rr->heap_len];
@@ -250,6 +257,7 @@ static uint32_t turn_cost(struct dqr_reroute *rr, struct dqr_dyn_order *cl,
 {
 	uint32_t i, cost = 0, ends_missing = 0;
 	size_t mark = dqr_dyn_mark(cl);
+	struct dqr_dyn_fingerprint before = dqr_dyn_fingerprint(cl);
 	int r;
 
 	rr->via_dep_present = 0;
@@ -276,6 +284,8 @@ static uint32_t turn_cost(struct dqr_reroute *rr, struct dqr_dyn_order *cl,
 	}
 	if (turns == DQR_TURNS_PATH)
 		dqr_dyn_rollback(cl, mark);
+	/* costing only asks: the list is as it was */
+	DQR_CHECK(dqr_dyn_same(cl, &before));
 	/* every end port's dependency is there, and committed */
 	if (!ends_missing && !mark && cost != UINT32_MAX &&
 	    (!rr->owner_skipped ||
@@ -489,8 +499,10 @@ int rr_commit_candidate(struct dqr_reroute *rr, const struct rr_search *s,
 {
 	struct dqr_dyn_order *cl = s->cl;
 	uint64_t reorders = cl->num_reorders, moved = cl->num_moved;
+	struct dqr_dyn_fingerprint before;
 	uint32_t i, added = 0;
 	size_t mark;
+	int r;
 
 	candidate_deps(rr, cl, c->sw, c->ch, c->via, s->owner, 1);
 	if (rr->lazy && deps_missing(rr, cl)) {
@@ -500,12 +512,17 @@ int rr_commit_candidate(struct dqr_reroute *rr, const struct rr_search *s,
 		candidate_deps(rr, cl, c->sw, c->ch, c->via, s->owner, 1);
 	}
 	mark = dqr_dyn_mark(cl);
+	before = dqr_dyn_fingerprint(cl);
 	for (i = 0; i < rr->num_deps; i++) {
 		if (dqr_dyn_has_edge(cl, rr->dep_a[i], rr->dep_b[i]))
 			continue;
-		if (dqr_dyn_add(cl, rr->dep_a[i], rr->dep_b[i]) < 0) {
+		r = dqr_dyn_add(cl, rr->dep_a[i], rr->dep_b[i]);
+		if (r < 0) {
 			dqr_dyn_rollback(cl, mark);
-			return -1;
+			/* all or nothing: refused, the list is as it was */
+			DQR_CHECK(dqr_dyn_same(cl, &before));
+			/* a list that cannot grow refuses nothing */
+			return r == DQR_DYN_ENOMEM ? -2 : -1;
 		}
 		added++;
 	}

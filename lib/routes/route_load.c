@@ -241,6 +241,12 @@ static uint32_t walk_route(struct shift_ctx *c, uint32_t src, uint32_t dst)
 	return 0;
 }
 
+/*
+ * One shift: every end port i sends one route to end port i + shift
+ * (mod N), walked hop by hop (one pair per source: no destination tree to
+ * share), and only delivered routes load their channels.  load is the
+ * caller's, zeroed here, so a summary of many shifts allocates it once.
+ */
 static void shift_run(struct shift_ctx *c, uint32_t shift, uint64_t *load,
 		      struct dqr_route_load *ld)
 {

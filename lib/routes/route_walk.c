@@ -2,6 +2,7 @@
  * route_walk.c - the outcome of every switch's route towards one DLID.
  */
 #include "routes/route_walk.h"
+#include "util/check.h"
 
 /* results beyond the real ones mark work in progress */
 #define WALK_UNKNOWN 0xff
@@ -80,7 +81,7 @@ static uint32_t step(const struct dqr_fabric *f, const struct dqr_lfts *t,
 void dqr_walk_dlid(const struct dqr_fabric *f, const struct dqr_lfts *t,
 		   uint32_t lid, struct dqr_walk_state *st, uint32_t *stack)
 {
-	uint32_t owner = dqr_lid_owner(f, lid), s, n, top, i;
+	uint32_t owner = dqr_lid_owner(f, lid), s, n, top, i, walked = 0;
 	struct dqr_walk_state end = { DQR_NONE, DQR_WALK_LOOP, 0, 0 };
 
 	for (s = 0; s < f->num_switches; s++) {
@@ -115,6 +116,7 @@ void dqr_walk_dlid(const struct dqr_fabric *f, const struct dqr_lfts *t,
 				end.hops = end.hops < 255 ? end.hops + 1 : 255;
 		}
 		/* unwind: each switch is one hop further than its successor */
+		walked += top;
 		st[stack[--top]].result = end.result;
 		st[stack[top]].hops = end.hops;
 		st[stack[top]].fail_sw = end.fail_sw;
@@ -128,4 +130,6 @@ void dqr_walk_dlid(const struct dqr_fabric *f, const struct dqr_lfts *t,
 				    prev->hops < 255 ? prev->hops + 1 : 255;
 		}
 	}
+	/* every switch walked once: O(switches) per DLID (route_walk.h) */
+	DQR_CHECK(walked == f->num_switches);
 }

@@ -32,7 +32,7 @@ enum dqr_walk_result {
 	DQR_WALK_RESULTS(DQR_ENUM_ID)
 	DQR_WALK_NUM_RESULTS
 };
-
+/* r's name in reports ("ok", "loop", ...); "?" for a bad value. */
 const char *dqr_walk_result_name(enum dqr_walk_result r);
 
 /* What a packet for one DLID does when it enters a switch. */

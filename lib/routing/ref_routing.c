@@ -17,6 +17,7 @@
 #include "routing/ref_routing.h"
 #include "routing/uturn_route.h"
 #include "shape/ftree_shape.h"
+#include "util/check.h"
 #include "util/errmsg.h"
 #include "util/mem.h"
 
@@ -165,6 +166,13 @@ static void adj_free(struct adj *a)
 	DQR_FREE_ALL(a->off, a->nup, a->sw, a->port);
 }
 
+/*
+ * Each switch's links to switches of another rank, as CSR: up links
+ * (towards lower rank) first, counted in nup[], then the down ones, each
+ * group in port order.  Links within a rank are left out: up*\/down* never
+ * takes them.  Built once per routing, so that every destination's BFS
+ * reads a flat array.  0, or -1 when out of memory (adj_free() cleans).
+ */
 static int adj_build(const struct ref *r, const uint32_t *rank,
 		     struct adj *a)
 {
@@ -379,6 +387,11 @@ out:
 	return ret;
 }
 
+/*
+ * What up*\/down* needs for every destination: the BFS ranks and the order
+ * switches are settled in (updn_rank()), the up and down links by rank,
+ * and room for each switch's equal next hops.  0, or -1 when out of memory.
+ */
 static int updn_init(struct ref *r)
 {
 	struct updn *u = &r->u;
@@ -409,17 +422,6 @@ static void updn_free(struct updn *u)
 	DQR_FREE_ALL(u->order, u->dd, u->len, u->stamp, u->queue);
 }
 
-/*
- * The next hops towards target t, from a BFS over (switch, phase) states
- * backwards from t.  The down phase first: dd, the shortest path that
- * only goes down, is a BFS from t along up links, and only the switches
- * above t get one.  A switch that has one must take it: with one entry
- * per LID it cannot tell a packet that came down to it (and may not turn
- * up) from one that climbed or started there, and a packet only comes
- * down to it because the switch above takes its own all-down path.  A
- * switch without one climbs to the up neighbours whose routes are
- * shortest; those rank lower and are settled first.
- */
 /* A switch above the target: its down links one hop nearer. */
 static uint32_t updn_down_cands(struct updn *u, uint32_t x)
 {
@@ -456,6 +458,17 @@ static uint32_t updn_up_cands(struct updn *u, uint32_t x)
 	return n;
 }
 
+/*
+ * The next hops towards target t, from a BFS over (switch, phase) states
+ * backwards from t.  The down phase first: dd, the shortest path that
+ * only goes down, is a BFS from t along up links, and only the switches
+ * above t get one.  A switch that has one must take it: with one entry
+ * per LID it cannot tell a packet that came down to it (and may not turn
+ * up) from one that climbed or started there, and a packet only comes
+ * down to it because the switch above takes its own all-down path.  A
+ * switch without one climbs to the up neighbours whose routes are
+ * shortest; those rank lower and are settled first.
+ */
 static void updn_target(struct updn *u, uint32_t ns, uint32_t t)
 {
 	const struct adj *a = &u->a;
@@ -523,6 +536,12 @@ static uint32_t updn_spread(uint32_t key, uint32_t x)
  * obey one up/down order, so together they stay acyclic.
  */
 
+/*
+ * What ftree-mod needs: levels as ranks (the top lowest, so that up links
+ * climb), the links by level, and the D-mod-k divisors div[l] from the
+ * most up links a switch of each level has, so that a degraded switch
+ * still picks by its level's nominal arity.  0, or -1 when out of memory.
+ */
 static int ftree_init(struct ref *r)
 {
 	struct ftree *ft = &r->ft;
@@ -633,6 +652,12 @@ static uint8_t ftree_port(const struct ref *r, uint32_t x,
 
 /* ---------------------------------------------------------------- direct */
 
+/*
+ * Dimension order from x towards switch t: the first dimension whose
+ * coordinate differs, port 2d+1 upwards or 2d+2 downwards (dor-wrap takes
+ * the shorter way round a ring, ties upwards); DQR_NO_PATH when x is t or
+ * that port lost its cable, as the routing does not detour.
+ */
 static uint8_t dor_port(const struct ref *r, uint32_t x, uint32_t t)
 {
 	const struct dqr_gen_place *px = &r->pl[x], *pt = &r->pl[t];
@@ -668,6 +693,12 @@ static uint8_t ecube_port(const struct ref *r, uint32_t x, uint32_t t)
 
 /* ---------------------------------------------------------------- driver */
 
+/*
+ * Fills every switch's entries towards the LIDs of target switch t (its
+ * own and those of its CAs): the target delivers, a direct network's
+ * switch takes one port for all of them, up*\/down* and ftree-mod choose
+ * per LID.  The per-destination search runs once for all of t's LIDs.
+ */
 static void route_target(struct ref *r, uint32_t t)
 {
 	uint32_t b = r->tg_off[t], e = r->tg_off[t + 1], x, i, lid;
@@ -717,6 +748,8 @@ static void route_target(struct ref *r, uint32_t t)
 				p = ftree_port(r, x, li, r->ft.choice +
 					       (size_t)(i - b) *
 					       (REF_MAX_LEVELS + 1));
+			/* never a port without a link (ref_routing.h) */
+			DQR_CHECK(p == DQR_NO_PATH || port_linked(r->f, x, p));
 			row[lid] = p;
 		}
 	}
@@ -803,6 +836,11 @@ static int check_places(const struct dqr_gen_spec *s,
 	return 0;
 }
 
+/*
+ * 0 when routing kind is defined on fabrics of spec s (updn on any), else
+ * -1 with a message naming both: a routing applied to the wrong fabric
+ * would route nowhere and look like DQR's failure.
+ */
 static int check_kind(const struct dqr_gen_spec *s, enum dqr_ref_kind kind,
 		      char *err, size_t errlen)
 {

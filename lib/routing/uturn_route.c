@@ -10,6 +10,7 @@
 #include "deps/dyn_order.h"
 #include "routes/route_walk.h"
 #include "routing/uturn_route.h"
+#include "util/check.h"
 #include "util/errmsg.h"
 #include "util/mem.h"
 #include "util/timing.h"
@@ -64,6 +65,13 @@ static int sort_switches(const struct dqr_fabric *f, uint32_t *order)
 	return 0;
 }
 
+/*
+ * The routing's working arrays for f as the fat tree ft: switches by
+ * level, the D-mod-k divisors from the most up links of each level, every
+ * switch's key in GUID order (so the routing does not depend on how the
+ * subnet numbered its nodes), and the components over up links.  0, or -1
+ * when out of memory (the caller frees what was made).
+ */
 static int work_init(struct work *w, const struct dqr_fabric *f,
 		     const struct dqr_ftree *ft)
 {
@@ -289,17 +297,25 @@ int dqr_uturn_normal_list(const struct dqr_fabric *f,
 		cl->pos[v] = cnt[cls[v]]++;
 		cl->order[cl->pos[v]] = v;
 	}
+	for (c = 0; c < cl->len; c++)
+		DQR_CHECK(cl->pos[cl->order[c]] == c);
 	free(cnt);
 	free(cls);
 	return 0;
 }
 
-/* End ports cabled to sw (sw a leaf), as channels into sw. */
+/*
+ * Attaches sw to a destination's tree through channel ch towards via:
+ * the dependency ch -> via's channel and those of sw's end ports into
+ * ch, all legal in d together or none of them (a U-turn that would
+ * close a cycle is not placed).  1 attached, 0 refused.
+ */
 static int try_attach(struct work *w, struct dqr_dyn_order *d, uint32_t sw,
 		      uint32_t ch, uint32_t via)
 {
 	uint32_t node = w->f->switches[sw];
 	size_t mark = dqr_dyn_mark(d);
+	struct dqr_dyn_fingerprint list = dqr_dyn_fingerprint(d);
 	unsigned p;
 
 	if (w->out[via] != INF && dqr_dyn_add(d, ch, w->out[via]) < 0)
@@ -314,6 +330,8 @@ static int try_attach(struct work *w, struct dqr_dyn_order *d, uint32_t sw,
 	return 1;
 refused:
 	dqr_dyn_rollback(d, mark);
+	/* a U-turn that would close a cycle leaves nothing behind */
+	DQR_CHECK(dqr_dyn_same(d, &list));
 	return 0;
 }
 

@@ -68,13 +68,13 @@ int dqr_uturn_route(const struct dqr_fabric *f, const struct dqr_ftree *ft,
 		    struct dqr_lfts **out, struct dqr_uturn_stats *st,
 		    char *err, size_t errlen);
 
+struct dqr_channel_list;
 /*
  * The channel list of section VI.C's normal layer for f: CA->leaf
  * channels, up channels by level from the leaves, down channels from the
  * top, leaf->CA channels.  Every up*\/down* route only climbs this list.
  * 0, or -1 when out of memory.
  */
-struct dqr_channel_list;
 int dqr_uturn_normal_list(const struct dqr_fabric *f,
 			  const struct dqr_ftree *ft,
 			  struct dqr_channel_list *cl);

@@ -100,6 +100,13 @@ static int number_ports(const struct dqr_fabric *f, const struct dqr_grid *g,
 	return 0;
 }
 
+/*
+ * Fills the conformed copy c->f: f's switches first (same switch indices,
+ * GUIDs and names), a placeholder switch without LID or cable in every
+ * coordinate no switch holds, then the end nodes, LIDs and cables through
+ * the port numbers conv[] gives.  newidx[] maps f's nodes to the copy's.
+ * 0, or -1 when out of memory.
+ */
 static int build_copy(const struct dqr_fabric *f, const struct dqr_grid *g,
 		      struct dqr_grid_conform *c, const uint8_t *conv,
 		      const unsigned *nports, uint32_t *newidx)

@@ -105,6 +105,12 @@ static int strong_straight(const struct sgraph *g, uint32_t v, uint32_t a,
 	return 1;
 }
 
+/*
+ * The switch graph of f: each switch's distinct switch neighbours (a
+ * parallel cable counts once, by its first port), as CSR.  A switch with
+ * more neighbours than FIND_DIMS dimensions allow is refused here, so that
+ * no fabric far from a grid pays for the search.  0, or -1 with a message.
+ */
 static int sgraph_build(const struct dqr_fabric *f, struct sgraph *g,
 			char *err, size_t errlen)
 {
@@ -469,6 +475,12 @@ static uint32_t place_spread(struct find *fd, uint32_t head, uint32_t tail)
 	return tail;
 }
 
+/*
+ * Places every switch from seed s and its neighbours (place_spread()),
+ * then checks that every cable joins neighbours in one dimension: the
+ * grid is accepted only when the cabling alone says so (grid_shape.h).
+ * 0, or -1 with the first switch or cable that does not fit.
+ */
 static int place_all(struct find *fd, uint32_t s, char *err, size_t errlen)
 {
 	const struct sgraph *g = fd->g;
@@ -580,6 +592,13 @@ static unsigned out_coord(const struct find *fd, uint32_t slot,
 	return b ? (a ? 2 : 3) : a;
 }
 
+/*
+ * The grid found as gr: a hypercube when no dimension exceeds 2 (the slot
+ * is then the label), else a mesh or torus after folding pairs of size 2
+ * into rings of 4, with each switch's coordinates and position and the
+ * switches and cables missing.  More than DQR_GEN_MAX_DIMS dimensions is
+ * refused with their sizes.  0, or -1 with a message.
+ */
 static int fill_grid(const struct find *fd, struct dqr_grid *gr,
 		     char *err, size_t errlen)
 {

@@ -78,6 +78,14 @@ void dqr_grid_free(struct dqr_grid *g);
 /* "2D mesh 4x4 (1 cable missing)", "4-cube", "3D torus 3x3x4". */
 void dqr_grid_describe(const struct dqr_grid *g, char *buf, size_t len);
 
+/* A grid's fabric with topo_gen's port numbers (dqr_grid_conform()). */
+struct dqr_grid_conform {
+	struct dqr_fabric *f;		/* the conformed copy */
+	struct dqr_gen_place *places;	/* per switch index of f */
+	uint8_t *to_real;	/* [sw * (max_ports + 1) + port]: f's port */
+	unsigned max_ports;
+};
+
 /*
  * ref_routing.h's DOR and ECUBE go by topo_gen's port numbers (+d on port
  * 2d+1, -d on 2d+2; hypercube dimension d on port d+1) and want every
@@ -86,15 +94,8 @@ void dqr_grid_describe(const struct dqr_grid *g, char *buf, size_t len);
  * linked ports after them), and a switch without LID or cables in every
  * missing coordinate (switch indices from f->num_switches on).  Route it
  * with g->spec and *places, then dqr_grid_unconform() maps the tables
- * back.  0, or -1 with a message.
+ * back.  0, or -1 with a message; dqr_grid_conform_free() releases c.
  */
-struct dqr_grid_conform {
-	struct dqr_fabric *f;		/* the conformed copy */
-	struct dqr_gen_place *places;	/* per switch index of f */
-	uint8_t *to_real;	/* [sw * (max_ports + 1) + port]: f's port */
-	unsigned max_ports;
-};
-
 int dqr_grid_conform(const struct dqr_fabric *f, const struct dqr_grid *g,
 		     struct dqr_grid_conform *c, char *err, size_t errlen);
 void dqr_grid_conform_free(struct dqr_grid_conform *c);

@@ -7,6 +7,7 @@
 
 #include "fabric/fabric.h"
 #include "transition/plan.h"
+#include "util/check.h"
 #include "util/mem.h"
 
 #define PLAN_BUFS 5
@@ -44,6 +45,17 @@ int dqr_plan_alloc(struct dqr_plan *p, uint32_t n)
 	dqr_plan_release(p);
 	plan_bufs(p, n, b);
 	return dqr_bufs_alloc(b, PLAN_BUFS);
+}
+
+void dqr_plan_check(const struct dqr_plan *p)
+{
+	uint32_t s;
+
+	DQR_CHECK(!p->num_stages || p->stage_off[0] == 0);
+	for (s = 0; s < p->num_stages; s++)
+		DQR_CHECK(p->stage_off[s] <= p->stage_off[s + 1]);
+	DQR_CHECK(p->num_entries == (p->num_stages ?
+				     p->stage_off[p->num_stages] : 0));
 }
 
 const char *dqr_drain_reason(uint8_t why)

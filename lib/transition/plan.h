@@ -61,6 +61,13 @@ uint32_t dqr_plan_drains(const struct dqr_plan *p);
 int dqr_plan_stage_withdraws(const struct dqr_plan *p, uint32_t s);
 
 /*
+ * Checks (util/check.h) the shape every plan keeps: stage_off ascends
+ * from 0 to num_entries, so each entry is in exactly one stage.
+ * O(stages); called where a plan is made.
+ */
+void dqr_plan_check(const struct dqr_plan *p);
+
+/*
  * A plan must be initialised before its first use; the functions that
  * fill one release what it held first.
  */

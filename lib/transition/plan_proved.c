@@ -787,9 +787,15 @@ static int fill_plan(const struct dqr_plan_entry *e, const uint32_t *lv,
 	plan->stage_off[stages] = n;
 	plan->num_entries = n;
 	plan->num_stages = stages;
+	dqr_plan_check(plan);
 	return 0;
 }
 
+/*
+ * The report of a proved plan: safe by proof, one stage per level, the
+ * largest stage and the switches changed (sw_mark: the caller's, any value
+ * but DQR_NONE for a switch not counted yet).
+ */
 static void fill_report(const struct dqr_plan *p, uint32_t *sw_mark,
 			struct dqr_plan_report *rep)
 {
@@ -811,6 +817,12 @@ static void fill_report(const struct dqr_plan *p, uint32_t *sw_mark,
 		}
 }
 
+/*
+ * The proof's per-switch arrays (and, with layers, the per-switch layer
+ * masks and stamps), levels unset: allocated once per plan, so the levels
+ * of every DLID cost their own switches only.  0, or -1 when out of memory
+ * (proof_free() cleans).
+ */
 static int proof_alloc(struct proof *o, size_t ns)
 {
 	size_t i;

@@ -36,6 +36,11 @@ static void close_stage(struct dqr_plan *p, uint8_t drain)
 	p->stage_off[s + 1] = p->num_entries;
 }
 
+/*
+ * The report's figures of the finished plan p: entries, stages, the
+ * largest stage, and the switches and DLIDs it touches (seen_* are the
+ * caller's zeroed marks).
+ */
 static void count(const struct dqr_plan *p, uint32_t lid_count,
 		  uint8_t *seen_sw, uint8_t *seen_lid,
 		  struct dqr_plan_report *rep)
@@ -125,6 +130,7 @@ int dqr_plan_build_rerouting(const struct dqr_fabric *f,
 	if (!seen_sw || !seen_lid)
 		goto out;
 	count(plan, lc, seen_sw, seen_lid, rep);
+	dqr_plan_check(plan);
 	ret = 0;
 out:
 	if (ret)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "transition/transition-internal.h"
+#include "util/check.h"
 #include "util/timing.h"
 
 /* 1 when the entry forwards on a channel in t: it carries dependencies. */
@@ -118,6 +119,9 @@ int dqr_plan_build_withdraw(const struct dqr_fabric *f,
 	rep->max_stage = nw > ni ? nw : ni;
 	rep->withdrawn = nw;
 	rep->safe = 1;
+	/* every change withdrawn, installed, or both: in one stage each */
+	dqr_plan_check(plan);
+	DQR_CHECK(nw <= n && ni <= n && nw + ni >= n);
 	free(in);
 	free(lid_seen);
 	free(sw_seen);

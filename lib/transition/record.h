@@ -61,6 +61,7 @@ struct dqr_plan_file {
 	uint64_t *ids;			/* in order of first appearance */
 };
 
+/* Frees what pf holds and zeroes it. */
 void dqr_plan_file_release(struct dqr_plan_file *pf);
 
 /*

@@ -65,6 +65,12 @@ static uint32_t hash_pos(uint64_t id, uint32_t cap)
 	return (uint32_t)(id >> 32) & (cap - 1);
 }
 
+/*
+ * Doubles the open-addressing hash of reconfiguration ids (ids 1-based in
+ * slots, 0 empty) and pf->ids with it, so that a file of many records
+ * costs O(records) to index whatever ids they carry.  0, or -1 when out
+ * of memory (both as they were).
+ */
 static int hash_grow(struct dqr_plan_file *pf, struct id_hash *h)
 {
 	uint32_t cap = h->cap ? h->cap * 2 : 64, i, k;
@@ -211,6 +217,12 @@ static int parse_record(const struct dqr_fabric *f,
 	return 0;
 }
 
+/*
+ * Reads every record of a dump into pf, switches resolved by GUID against
+ * f: the records of only (when not NULL) are kept, the others' ids only
+ * noted, so that asking for an absent id can name the ones the file has.
+ * 0, or -1 with "FILE:LINE: what" (pf released).
+ */
 static int parse_file(const struct dqr_fabric *f, FILE *fp,
 		      const char *fname, const uint64_t *only,
 		      struct dqr_plan_file *pf, char *err, size_t errlen)
@@ -446,6 +458,7 @@ int dqr_plan_select(const struct dqr_plan_file *pf, const uint64_t *id,
 	for (s = 0; s < p->num_stages; s++)
 		if (stage_twice(pf, p, s, tmp, err, errlen))
 			goto fail;
+	dqr_plan_check(p);
 	free(last);
 	free(tmp);
 	return 0;

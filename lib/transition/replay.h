@@ -90,6 +90,13 @@ static inline int dqr_one_shot_ok(const struct dqr_one_shot_report *r)
 	return dqr_union_ok(&r->whole);
 }
 
+/*
+ * Judges the one-shot upload from old to new into r: old and new alone,
+ * the whole union, then each changed switch first and last, with one
+ * union checker that only recomputes the DLIDs a state changes.  0, or -1
+ * when out of memory (r released).  dqr_one_shot_report_release() frees
+ * what r holds and zeroes it.
+ */
 int dqr_one_shot_judge(const struct dqr_fabric *f, const struct dqr_lfts *old,
 		       const struct dqr_lfts *new_t,
 		       struct dqr_one_shot_report *r);

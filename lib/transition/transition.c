@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "transition/transition-internal.h"
+#include "util/check.h"
 #include "util/sort.h"
 #include "util/timing.h"
 
@@ -128,6 +129,8 @@ static void commit_stage(struct planner *pl)
 		const struct dqr_plan_entry *x = &pl->e[pl->s_ent[i]];
 
 		ent_set(pl->u.a, x->sw, x->lid, x->new_port);
+		/* each entry goes in one stage, once */
+		DQR_CHECK(pl->state[pl->s_ent[i]] == ENT_STAGED);
 		pl->state[pl->s_ent[i]] = ENT_DONE;
 		p->entries[p->stage_off[p->num_stages] + i] = *x;
 	}
@@ -334,6 +337,13 @@ static void time_order_free(struct time_order *t)
 	free(t->sw_stage);
 }
 
+/*
+ * The time order of p for u: each entry's stage, the entries of every LID
+ * (CSR over LIDs) and a per-switch stage slot, so that drains_mark() can
+ * leave out the turns a packet cannot meet (a switch that changed before
+ * another cannot forward by its old entry after it).  0, or -1 when out
+ * of memory.
+ */
 static int time_order_build(struct uchk *u, const struct dqr_plan *p,
 			    struct time_order *t)
 {
@@ -525,6 +535,7 @@ static int plan_window(const struct dqr_plan *p, uint32_t w, uint32_t k,
 	}
 	q->num_entries = hi - lo;
 	q->num_stages = k - w + 1;
+	dqr_plan_check(q);
 	return 0;
 }
 
@@ -624,6 +635,9 @@ int dqr_plan_build(const struct dqr_fabric *f, const struct dqr_lfts *from,
 		reason_add(rep, "%u entries staged although their union "
 			   "fails", rep->forced);
 	rep->stages = plan->num_stages;
+	/* every entry that differs, staged: each in exactly one stage */
+	dqr_plan_check(plan);
+	DQR_CHECK(plan->num_entries == pl.n);
 	ret = 0;
 out:
 	rep->checks = pl.u.checks;

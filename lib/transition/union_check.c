@@ -34,6 +34,11 @@ struct dqr_lfts *tr_lfts_widen(const struct dqr_lfts *t, uint32_t lc)
 /* The checker's arrays, for uchk_init() to allocate and uchk_release(). */
 #define UCHK_BUFS 20
 
+/*
+ * The table of the checker's arrays and their sizes, from which both
+ * uchk_init() allocates and uchk_release() frees them, so the two cannot
+ * disagree (mem.h).
+ */
 static void uchk_bufs(struct uchk *u, struct dqr_buf *b)
 {
 	size_t n1 = u->nv, ns = u->ns, lc = u->lc;

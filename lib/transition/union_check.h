@@ -30,6 +30,7 @@ static inline int dqr_union_ok(const struct dqr_union_verdict *v)
 	return !v->loop_dlids && !v->cyclic;
 }
 
+/* Frees the cycle v may hold; the counts stay for the report. */
 void dqr_union_verdict_release(struct dqr_union_verdict *v);
 
 /* "loops towards DLID 5 (sw1 -> sw2 -> sw1)" and/or "dependency cycle

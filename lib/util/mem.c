@@ -3,6 +3,7 @@
  */
 #include <string.h>
 
+#include "util/check.h"
 #include "util/mem.h"
 
 int dqr_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem,
@@ -13,6 +14,8 @@ int dqr_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem,
 
 	if (need <= *cap)
 		return 0;
+	/* doubling from 0 never ends */
+	DQR_CHECK(*cap || first > 0);
 	ncap = *cap ? *cap : first;
 	while (ncap < need) {
 		if (ncap > UINT32_MAX / 2)

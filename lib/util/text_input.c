@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/check.h"
 #include "util/mem.h"
 #include "util/text_input.h"
 
@@ -112,6 +113,8 @@ int dqr_text_input_next(struct dqr_text_input *in, char *err, size_t errlen)
 		n--;
 	in->line[n] = '\0';
 	in->len = n;
+	/* memory bounded whatever the input (text_input.h) */
+	DQR_CHECK(n <= DQR_TEXT_LINE_MAX);
 	return 1;
 }
 

@@ -22,6 +22,11 @@ struct dqr_text_input {
 	unsigned long lineno;	/* 1-based number of the current line */
 };
 
+/*
+ * A reader of fp (not owned; fname only names it in messages, NULL says
+ * "<input>"); dqr_text_input_release() frees the line buffer, which
+ * lives as long as the reader so that lines cost no allocation each.
+ */
 void dqr_text_input_init(struct dqr_text_input *in, FILE *fp,
 			 const char *fname);
 void dqr_text_input_release(struct dqr_text_input *in);

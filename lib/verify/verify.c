@@ -31,6 +31,12 @@ struct sources {
 	uint32_t *comp;		/* connected component of each node */
 };
 
+/*
+ * Per switch, how many end ports inject there (and one of them for the
+ * examples), and every node's connected component: a DLID's walk is then
+ * weighed by its sources in O(switches), and a pair no cable joins is told
+ * from one the tables fail.  0, or -1 when out of memory.
+ */
 static int sources_build(const struct dqr_fabric *f, struct sources *s)
 {
 	uint32_t i, sw;
@@ -111,6 +117,12 @@ static void count_pairs(struct dqr_verify_report *r, enum dqr_pair_kind kind,
 	r->hop_hist[hops] += n;
 }
 
+/*
+ * Weighs lid's walk (st) by the sources at every switch: each end port
+ * that injects there (not the owner itself) and the switch as a source,
+ * pairs counted by kind and outcome, loop entries and entries into dead
+ * ports noted, the first failures kept as examples.  O(switches).
+ */
 static void judge_dlid(const struct dqr_fabric *f, const struct dqr_lfts *t,
 		       uint32_t lid, const struct dqr_walk_state *st,
 		       const struct sources *s, struct dqr_verify_report *r)
@@ -155,6 +167,10 @@ static void judge_dlid(const struct dqr_fabric *f, const struct dqr_lfts *t,
 	}
 }
 
+/*
+ * Minimum, maximum and mean route length from the histogram, so that the
+ * walks only count and the report derives.
+ */
 static void hop_stats(struct dqr_verify_report *r)
 {
 	uint64_t n = 0, sum = 0;
@@ -174,6 +190,11 @@ static void hop_stats(struct dqr_verify_report *r)
 	r->hops_mean = n ? (double)sum / n : 0.0;
 }
 
+/*
+ * Walks every DLID with an owner once (route_walk.h) and weighs it by its
+ * sources: every (source port, DLID) pair judged in O(switches x LIDs),
+ * never pair by pair.  0, or -1 when out of memory.
+ */
 static int walk_all(const struct dqr_fabric *f, const struct dqr_lfts *t,
 		    struct dqr_verify_report *r)
 {

@@ -31,7 +31,7 @@ enum dqr_pair_kind {
 	DQR_PAIR_KINDS(DQR_ENUM_ID)
 	DQR_PAIR_NUM_KINDS
 };
-
+/* k's name in reports ("ca-to-ca", ...); "?" for a bad value. */
 const char *dqr_pair_kind_name(enum dqr_pair_kind k);
 
 struct dqr_verify_report {

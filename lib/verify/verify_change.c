@@ -405,6 +405,14 @@ static int gather(struct dqr_change_check *w, const struct dqr_fabric *f,
 	return 0;
 }
 
+/*
+ * Judges one DLID of a change from its seeds (the switches whose entry
+ * changed or leads into a cut port, sorted): the region upstream of them
+ * is walked, every changed entry's dependencies judged against the
+ * channel list, and with c->from the union of old and new searched for a
+ * loop.  The rest of the destination tree did not change, so it is not
+ * looked at.
+ */
 static void judge_dlid(struct dqr_change_check *w,
 		       const struct dqr_fabric *f,
 		       const struct dqr_change_set *c, const struct seed *s,

@@ -100,8 +100,15 @@ struct dqr_vlayers_undo {
 	} *sl;
 	uint32_t sl_n, sl_cap;
 	unsigned num_layers;
+	/* the list at the begin: a taken back attempt leaves it so */
+	struct dqr_dyn_fingerprint list;
 };
 
+/*
+ * An attempt starts: u forgets the last one and notes where the list's
+ * log, its fingerprint, the stats and the layers stand; every attempt
+ * ends with dqr_vlayers_undo_end(), which keeps it or takes it back.
+ */
 void dqr_vlayers_undo_begin(struct dqr_vlayers *tl,
 			    struct dqr_vlayers_undo *u);
 /* 1 kept, 0 taken back; -1 (no memory) passes through, taken back. */

@@ -370,6 +370,12 @@ static void ties_of(struct dqr_vlayers *tl, const struct dqr_fabric *f,
 	}
 }
 
+/*
+ * The per-switch arrays of one DLID's tree, the repair's paths and the
+ * search (num switches), the visit stamps zeroed: allocated once with the
+ * layers, so that a repair allocates nothing per DLID.  0, or -1 when out
+ * of memory (dqr_vlayers_free() cleans).
+ */
 static int alloc_tree(struct dqr_vlayers *tl, uint32_t num)
 {
 	size_t coords = 1;

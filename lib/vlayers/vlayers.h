@@ -155,7 +155,7 @@ int dqr_vlayers_judge_new(const struct dqr_fabric *f,
 			  struct dqr_vlayers **out, char *err,
 			  size_t errlen);
 void dqr_vlayers_free(struct dqr_vlayers *tl);
-
+/* The layers in use, moves included: the VLs (and SLs) the tables need. */
 unsigned dqr_vlayers_count(const struct dqr_vlayers *tl);
 
 /*

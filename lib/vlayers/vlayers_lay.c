@@ -10,6 +10,7 @@
 
 #include "deps/dyn_order.h"
 #include "vlayers/vlayers-internal.h"
+#include "util/check.h"
 #include "util/mem.h"
 
 static int add_dep(void *arg, uint32_t a, uint32_t b)
@@ -33,6 +34,7 @@ void dqr_vlayers_undo_begin(struct dqr_vlayers *tl,
 	u->n = 0;
 	u->sl_n = 0;
 	u->mark = dqr_dyn_mark(tl->cl);
+	u->list = dqr_dyn_fingerprint(tl->cl);
 	u->st = tl->st;
 	u->num_layers = tl->num_layers;
 }
@@ -57,6 +59,8 @@ int dqr_vlayers_undo_end(struct dqr_vlayers *tl, struct dqr_lfts *t,
 		return 1;
 	}
 	dqr_dyn_rollback(tl->cl, u->mark);
+	/* every change of the list since the begin went through its log */
+	DQR_CHECK(dqr_dyn_same(tl->cl, &u->list));
 	undo_sls(tl, u);
 	tl->st = u->st;
 	while (u->n--)

@@ -10,6 +10,7 @@
 #include "deps/channel_list.h"
 #include "deps/dyn_order.h"
 #include "deps/edge_list.h"
+#include "death.h"
 #include "small_fabrics.h"
 #include "unit.h"
 
@@ -95,7 +96,7 @@ static void sort_succ_lists(struct dqr_cdg *g)
 		      cmp_u32);
 }
 
-static void *dup(const void *p, size_t size)
+static void *dup_bytes(const void *p, size_t size)
 {
 	void *q = malloc(size ? size : 1);
 
@@ -144,7 +145,7 @@ static void snap_take(struct snap *s, const struct dqr_dyn_order *d)
 
 	snap_arrays(d, a);
 	for (i = 0; i < SNAP_ARRAYS; i++) {
-		s->copy[i].p = dup(a[i].p, a[i].size);
+		s->copy[i].p = dup_bytes(a[i].p, a[i].size);
 		s->copy[i].size = a[i].size;
 	}
 	s->num_added = d->num_added;
@@ -384,7 +385,7 @@ static void test_line_cycles(void)
 		CHECK_EQ(d->num_added, 1);
 
 		/* ... and closing it is refused with nothing changed */
-		before = dup(d->pos, sizeof(uint32_t) * d->num_vertices);
+		before = dup_bytes(d->pos, sizeof(uint32_t) * d->num_vertices);
 		CHECK_EQ(dqr_dyn_check(d, wrap, ch(f, 0, 1), NULL),
 			 DQR_DYN_REFUSED);
 		CHECK_EQ(dqr_dyn_add(d, wrap, ch(f, 0, 1)), DQR_DYN_CYCLE);
@@ -543,7 +544,7 @@ static void test_paper_ring(void)
 	 */
 	CHECK(dqr_dyn_add(d, DA, AD) >= 0);
 	CHECK(dqr_dyn_valid(d));
-	before = dup(d->pos, sizeof(uint32_t) * RING_CH);
+	before = dup_bytes(d->pos, sizeof(uint32_t) * RING_CH);
 	CHECK_EQ(dqr_dyn_check(d, CB, BC, &cost), DQR_DYN_REFUSED);
 	CHECK_EQ(dqr_dyn_add(d, CB, BC), DQR_DYN_CYCLE);
 	CHECK(same_pos(before, d));
@@ -1092,8 +1093,41 @@ static void test_stress(void)
 					    sorted), 0);
 }
 
+#ifdef DQR_CHECKS
+/*
+ * A mark taken before dqr_dyn_commit() used after it (dyn_order.h: "must
+ * not be used afterwards") stops the program where the log is shorter
+ * than the mark, rather than rolling back what is not there.
+ */
+static void stale_mark(void *arg)
+{
+	static const uint32_t e[] = { 0, 1 };
+	struct dqr_cdg *g = dqr_cdg_of_edges(3, e, 1);
+	struct dqr_channel_list cl;
+	struct dqr_dyn_order *d = identity_order(g, &cl);
+	size_t m;
+
+	(void)arg;
+	CHECK_EQ(dqr_dyn_add(d, 1, 2), DQR_DYN_ADDED);
+	m = dqr_dyn_mark(d);
+	CHECK_EQ(dqr_dyn_add(d, 0, 2), DQR_DYN_ADDED);
+	m = dqr_dyn_mark(d);
+	dqr_dyn_commit(d);
+	dqr_dyn_rollback(d, m);
+}
+#endif
+
+static void test_contracts(void)
+{
+#ifdef DQR_CHECKS
+	CHECK(unit_dies(stale_mark, NULL, "deps/dyn_order.c:"));
+	CHECK(unit_dies(stale_mark, NULL, "mark <= d->log_len"));
+#endif
+}
+
 int main(void)
 {
+	test_contracts();
 	test_line_cycles();
 	test_line_fault_reroute();
 	test_paper_ring();

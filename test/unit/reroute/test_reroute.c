@@ -170,6 +170,35 @@ static void test_cut_and_recover(int mode, int turns)
 	world_free(&w);
 }
 
+/*
+ * A list that cannot grow is out of memory, not a refusal: the run fails
+ * (-1) instead of leaving entries failed as if no legal route existed.
+ * The pool of added edges is made full by hand (dyn_order.c stops it
+ * below UINT32_MAX), so no allocation has to fail.
+ */
+static void test_list_full(void)
+{
+	struct world w;
+	uint32_t cut[2], *lids, added, cap;
+	int64_t n;
+
+	world_init(&w, 6);
+	cut[0] = dqr_port_index(w.line.f, 2, 1);
+	cut[1] = dqr_port_index(w.line.f, 3, 2);
+	n = dqr_lids_through_ports(w.line.f, w.t, cut, 2, &lids);
+	REQUIRE(n > 0);
+	dqr_fabric_unlink_port(w.line.f, cut[0]);
+	added = w.cl->num_added;
+	cap = w.cl->cap_added;
+	w.cl->num_added = w.cl->cap_added = UINT32_MAX;
+	CHECK_EQ(world_run(&w, lids, (uint32_t)n), -1);
+	CHECK_EQ(w.st.refused, 0);
+	w.cl->num_added = added;
+	w.cl->cap_added = cap;
+	free(lids);
+	world_free(&w);
+}
+
 /* A turn the list already forbids leaves the crossing routes failed. */
 static void test_no_legal_route(void)
 {
@@ -382,6 +411,7 @@ int main(void)
 	test_cut_and_recover(DQR_MODE_END_TO_END, DQR_TURNS_PATH);
 	test_cut_and_recover(DQR_MODE_LOCAL, DQR_TURNS_EACH);
 	test_cut_and_recover(DQR_MODE_LOCAL, DQR_TURNS_PATH);
+	test_list_full();
 	test_no_legal_route();
 	test_holes_left();
 	test_disconnected();
