@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "deps/cdg.h"
+#include "fabric/relay.h"
 #include "util/mem.h"
 
 #define TURN_WORDS 4	/* 256 bits: every port number of the next node */
@@ -42,7 +43,7 @@ static void collect_transit(const struct dqr_fabric *f,
 			continue;
 		next = dqr_peer_switch(f, c);
 		if (next == DQR_NONE ||
-		    dqr_next_channel(f, t, next, lid) == DQR_NONE)
+		    !dqr_relays(f, c, dqr_next_channel(f, t, next, lid)))
 			continue;
 		q = dqr_lft_get(t, next, lid);
 		set_turn(&bits[c], q);

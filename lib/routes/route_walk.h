@@ -23,7 +23,9 @@
 	X(DQR_WALK_NO_PATH, "no-path")					\
 	/* an entry names a port without a link */			\
 	X(DQR_WALK_DEAD_PORT, "dead-port")				\
-	/* the route comes back to a switch */				\
+	/* the route comes back to a switch: dropped where an entry	\
+	 * sends it back along its cable (fabric/relay.h), else it	\
+	 * circles until its LifeTime ends */				\
 	X(DQR_WALK_LOOP, "loop")					\
 	/* delivered to an end port not owning it */			\
 	X(DQR_WALK_WRONG_END, "wrong-end")

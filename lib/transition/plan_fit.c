@@ -216,7 +216,8 @@ static int order_add(struct planner *pl, uint32_t v, uint32_t w)
  * stage's b side) may forward by its new port q at X: every channel that
  * carries the DLID into X (by a or b), and every end port at X that does
  * not own it, now depends on X->q; X->q depends on what the next switch
- * does by a or b.  A dependency between two staged entries is added when
+ * does by a or b.  A hop back out of the port it came in on is no
+ * dependency: the switch drops the packet (fabric/relay.h).  A dependency between two staged entries is added when
  * the later of them is, since each looks at the other's b side.
  */
 static int entry_deps(struct planner *pl, uint32_t i)
@@ -237,6 +238,8 @@ static int entry_deps(struct planner *pl, uint32_t i)
 		if (w == DQR_NONE)
 			continue;
 		r = dqr_peer_port(f, f->nodes[node].port_base + p);
+		if (!dqr_relays(f, r, cq))
+			continue;
 		if (ent(u->a, w, lid) != f->ports[r].num &&
 		    ent(u->b, w, lid) != f->ports[r].num)
 			continue;
@@ -259,6 +262,8 @@ static int entry_deps(struct planner *pl, uint32_t i)
 		return 0;
 	ny = uchk_ports(u, u->b, y, lid, yp);
 	for (k = 0; k < ny; k++) {
+		if (!dqr_relays(f, cq, out_ch(f, y, yp[k])))
+			continue;
 		ret = order_add(pl, cq, out_ch(f, y, yp[k]));
 		if (ret)
 			return ret;

@@ -55,7 +55,7 @@ struct proof {
 	uint32_t lo, hi;
 	int timed;
 	uint32_t *level;		/* per switch, this DLID; NONE: same */
-	uint32_t *seen, *done, epoch;	/* loop search, per switch */
+	struct dqr_loop_search loops;
 	uint32_t *stack;
 	uint8_t *next;
 	/* layers: per switch, the layers reaching it in the states judged,
@@ -106,42 +106,26 @@ static unsigned ports(const struct proof *o, uint32_t sw, uint32_t lid,
 	return 2;
 }
 
+/* union_loops.h's view of the states judged */
+static unsigned proof_entries(const void *ctx, uint32_t sw, uint32_t lid,
+			      uint8_t q[2])
+{
+	int is_new[2];
+
+	return ports(ctx, sw, lid, q, is_new);
+}
+
 /*
- * 1 when the union towards lid loops through sw: a depth-first search
- * over every entry a switch may use.  Switches finished in this epoch
- * lead nowhere back.
+ * 1 when the union towards lid loops through sw, as the switch model
+ * lets a packet go (routes/union_loops.h).  What this level's search
+ * finished leads nowhere back.
  */
 static int loops_from(struct proof *o, uint32_t sw, uint32_t lid)
 {
-	uint32_t top = 0, v, w, c;
-	uint8_t q[2];
-	int nw[2];
-	unsigned n;
+	uint32_t len;
 
-	if (o->done[sw] == o->epoch)
-		return 0;
-	o->seen[sw] = o->epoch;
-	o->next[sw] = 0;
-	o->stack[top++] = sw;
-	while (top) {
-		v = o->stack[top - 1];
-		n = ports(o, v, lid, q, nw);
-		if (o->next[v] >= n) {
-			o->done[v] = o->epoch;
-			top--;
-			continue;
-		}
-		c = out_ch(o->f, v, q[o->next[v]++]);
-		w = c == DQR_NONE ? DQR_NONE : dqr_peer_switch(o->f, c);
-		if (w == DQR_NONE || o->done[w] == o->epoch)
-			continue;
-		if (o->seen[w] == o->epoch)
-			return 1;	/* on the stack: a loop */
-		o->seen[w] = o->epoch;
-		o->next[w] = 0;
-		o->stack[top++] = w;
-	}
-	return 0;
+	return dqr_union_loop_from(&o->loops, o->f, proof_entries, o, lid, sw,
+				   NULL, 0, &len);
 }
 
 /*
@@ -250,6 +234,9 @@ static int deps_fit(struct proof *o, const struct dqr_plan_entry *e)
 				return 0;
 			continue;
 		}
+		/* nothing leaves the way it came (fabric/relay.h) */
+		if (!dqr_relays(f, in, c_new))
+			continue;
 		t = f->nodes[peer].sw_index;
 		n = ports(o, t, e->lid, q, nw);
 		for (k = 0; k < n; k++)
@@ -263,7 +250,7 @@ static int deps_fit(struct proof *o, const struct dqr_plan_entry *e)
 	n = ports(o, t, e->lid, q, nw);
 	for (k = 0; k < n; k++) {
 		c = out_ch(f, t, q[k]);
-		if (c == DQR_NONE ||
+		if (!dqr_relays(f, c_new, c) ||
 		    (!nw[k] && n == 2 && too_late(o, e->sw, t)))
 			continue;
 		if (!into_layers(o, sw_mask(o, e->sw), c_new, c))
@@ -593,7 +580,7 @@ static int hop_pairs_fit(struct proof *o, uint32_t y, uint32_t lid, int all)
 		np2 = ports(o, x, lid, q2, nw2);
 		for (k2 = 0; k2 < np2; k2++) {
 			c2 = out_ch(f, x, q2[k2]);
-			if (c2 == DQR_NONE ||
+			if (!dqr_relays(f, c, c2) ||
 			    into_layers(o, o->mask[y], c, c2))
 				continue;
 			o->fail_sw = x;
@@ -687,7 +674,7 @@ static int stages_hold(struct proof *o, const struct dqr_plan_entry *e,
 		for (k = 1; k <= top; k++) {
 			o->lo = k - 1;
 			o->hi = k;
-			o->epoch++;
+			dqr_loop_search_begin(&o->loops);
 			if (!layer_pairs_fit(o, e, a, b)) {
 				levels_set(o, e, lv, a, b, 0);
 				return 0;
@@ -828,8 +815,8 @@ static int proof_alloc(struct proof *o, size_t ns)
 	size_t i;
 
 	o->level = malloc(ns * sizeof(uint32_t));
-	o->seen = calloc(ns, sizeof(uint32_t));
-	o->done = calloc(ns, sizeof(uint32_t));
+	if (dqr_loop_search_init(&o->loops, (uint32_t)ns))
+		return -1;
 	o->stack = malloc((ns + 1) * sizeof(uint32_t));
 	o->next = malloc(ns);
 	if (o->lay) {
@@ -842,7 +829,7 @@ static int proof_alloc(struct proof *o, size_t ns)
 		    !o->rlist)
 			return -1;
 	}
-	if (!o->level || !o->seen || !o->done || !o->stack || !o->next)
+	if (!o->level || !o->stack || !o->next)
 		return -1;
 	for (i = 0; i < ns; i++)
 		o->level[i] = DQR_NONE;
@@ -852,8 +839,7 @@ static int proof_alloc(struct proof *o, size_t ns)
 static void proof_free(struct proof *o)
 {
 	free(o->level);
-	free(o->seen);
-	free(o->done);
+	dqr_loop_search_release(&o->loops);
 	free(o->stack);
 	free(o->next);
 	free(o->mask);
@@ -971,8 +957,9 @@ int dqr_plan_proved_vlayers(const struct dqr_fabric *f,
 		ret = -1;
 		goto out;
 	}
-	memset(o.done, 0, ns * sizeof(uint32_t));
-	fill_report(plan, o.done, rep);
+	/* the loop search is over: its stamps count the switches */
+	memset(o.loops.seen, 0, ns * sizeof(uint32_t));
+	fill_report(plan, o.loops.seen, rep);
 	for (i = 0; i < m; i++)
 		rep->dlids += !i || e[i].lid != e[i - 1].lid;
 	ret = 1;

@@ -25,8 +25,9 @@ struct ulay {
 	const struct dqr_plan_vlayers *lay;
 	unsigned num_layers;
 	int bad_layer;
-	uint8_t *mask, *color, *it;	/* per switch */
-	uint32_t *stack;		/* the search's, then the queue */
+	uint8_t *mask, *it;		/* per switch */
+	uint32_t *stack;		/* the masks' ring queue */
+	struct dqr_loop_search loops;
 	struct dqr_vlayer_deps deps;
 };
 
@@ -47,36 +48,26 @@ static uint32_t hop_switch(const struct dqr_fabric *f, uint32_t sw,
 	return c == DQR_NONE ? DQR_NONE : dqr_peer_switch(f, c);
 }
 
-/* 1 when the union towards lid loops: a search over both entries. */
+/* union_loops.h's view of the union */
+static unsigned union_entries(const void *ctx, uint32_t sw, uint32_t lid,
+			      uint8_t q[2])
+{
+	return uports(ctx, sw, lid, q);
+}
+
+/*
+ * 1 when the union towards lid loops, as the switch model lets a packet
+ * go (routes/union_loops.h): a layer changes nothing of that.
+ */
 static int union_loops(struct ulay *u, uint32_t lid)
 {
-	uint32_t ns = u->f->num_switches, root, top, v, w;
-	uint8_t q[2];
+	uint32_t sw, len;
 
-	memset(u->color, 0, ns);
-	for (root = 0; root < ns; root++) {
-		if (u->color[root])
-			continue;
-		u->color[root] = 1;	/* on the stack */
-		u->it[root] = 0;
-		u->stack[0] = root;
-		for (top = 1; top;) {
-			v = u->stack[top - 1];
-			if (u->it[v] >= uports(u, v, lid, q)) {
-				u->color[v] = 2;	/* done */
-				top--;
-				continue;
-			}
-			w = hop_switch(u->f, v, q[u->it[v]++]);
-			if (w == DQR_NONE || u->color[w] == 2)
-				continue;
-			if (u->color[w] == 1)
-				return 1;
-			u->color[w] = 1;
-			u->it[w] = 0;
-			u->stack[top++] = w;
-		}
-	}
+	dqr_loop_search_begin(&u->loops);
+	for (sw = 0; sw < u->f->num_switches; sw++)
+		if (dqr_union_loop_from(&u->loops, u->f, union_entries, u,
+					lid, sw, NULL, 0, &len))
+			return 1;
 	return 0;
 }
 
@@ -182,7 +173,8 @@ static int union_deps(struct ulay *u, uint32_t lid)
 			n2 = w == DQR_NONE ? 0 : uports(u, w, lid, q2);
 			for (k2 = 0; k2 < n2; k2++) {
 				c2 = out_ch(f, w, q2[k2]);
-				if (c2 != DQR_NONE &&
+				/* not back the way it came (relay.h) */
+				if (dqr_relays(f, c, c2) &&
 				    push(u, u->mask[sw], c, c2))
 					return -1;
 			}
@@ -194,9 +186,9 @@ static int union_deps(struct ulay *u, uint32_t lid)
 static void ulay_free(struct ulay *u)
 {
 	free(u->mask);
-	free(u->color);
 	free(u->it);
 	free(u->stack);
+	dqr_loop_search_release(&u->loops);
 	dqr_vlayer_deps_release(&u->deps);
 }
 
@@ -218,10 +210,10 @@ int dqr_union_vlayers_ok(const struct dqr_fabric *f, const struct dqr_lfts *a,
 		return 0;
 	}
 	u.mask = malloc(ns);
-	u.color = malloc(ns);
 	u.it = malloc(ns);
 	u.stack = malloc(sizeof(uint32_t) * ns);
-	if (!u.mask || !u.color || !u.it || !u.stack ||
+	if (!u.mask || !u.it || !u.stack ||
+	    dqr_loop_search_init(&u.loops, f->num_switches) ||
 	    dqr_vlayer_deps_init(&u.deps, f, u.num_layers))
 		goto out;
 	for (lid = 1; lid < lc; lid++) {

@@ -16,6 +16,8 @@
 #include "deps/dyn_order.h"
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
+#include "fabric/relay.h"
+#include "routes/union_loops.h"
 #include "transition/transition.h"
 #include "transition/union_check.h"
 #include "util/mem.h"
@@ -65,8 +67,7 @@ struct uchk {
 	uint32_t *touched, num_touched;
 	uint32_t *indeg, *queue;
 
-	uint8_t *colour, *side;		/* loop search */
-	uint32_t *stack;
+	struct dqr_loop_search loops;
 
 	/*
 	 * Time order, for the drains (transition.c: drains_mark): when
@@ -88,16 +89,14 @@ static inline int lid_judged(const struct dqr_fabric *f, uint32_t lid)
 	return dqr_lid_owner(f, lid) != DQR_NONE;
 }
 
-/* The channel of a switch's port, DQR_NONE for port 0, none or unlinked. */
+/*
+ * The channel of a switch's port, DQR_NONE for port 0, none or unlinked:
+ * fabric/relay.h's dqr_out_channel(), by the short name transition/ uses.
+ */
 static inline uint32_t out_ch(const struct dqr_fabric *f, uint32_t sw,
 			      uint8_t p)
 {
-	const struct dqr_node *n = &f->nodes[f->switches[sw]];
-
-	if (p == 0 || p > n->num_ports ||
-	    dqr_peer_port(f, n->port_base + p) == DQR_NONE)
-		return DQR_NONE;
-	return n->port_base + p;
+	return dqr_out_channel(f, sw, p);
 }
 
 /* The checker's tables are as wide as every LID it sees: no bound check. */

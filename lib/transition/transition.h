@@ -7,13 +7,18 @@
  * entry of stage k; entries of earlier stages are new, later ones old.
  * The union of state k-1 and state k must then be
  *
- *   loop free:  per DLID, the graph in which every switch has up to two
- *               out-edges (old and new entry) is acyclic;
+ *   loop free:  per DLID, no packet can circle: the graph of channels in
+ *               which W->X leads on to X->Y when X's old or new entry
+ *               sends it to Y is acyclic;
  *   acyclic:    the channel dependency graph of every combination is
  *               acyclic: (W->X)->(X->Y) exists when W's old or new entry
  *               leads to X and X's old or new entry leads to Y; end
  *               ports inject towards every LID but their own, switches
  *               are sources too (port 0).
+ *
+ * In both, X->Y never follows W->X over the same cable: a switch drops a
+ * packet its entry would send back out of the port it came in on
+ * (fabric/relay.h), so that hop is neither a loop nor a dependency.
  *
  * This assumes what the stage boundary means in OpenSM: the next stage is
  * sent only once the previous one is in force everywhere (and packets

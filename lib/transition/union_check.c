@@ -32,7 +32,7 @@ struct dqr_lfts *tr_lfts_widen(const struct dqr_lfts *t, uint32_t lc)
 }
 
 /* The checker's arrays, for uchk_init() to allocate and uchk_release(). */
-#define UCHK_BUFS 20
+#define UCHK_BUFS 17
 
 /*
  * The table of the checker's arrays and their sizes, from which both
@@ -52,8 +52,7 @@ static void uchk_bufs(struct uchk *u, struct dqr_buf *b)
 		DQR_BUF(u->cnt, ns * PORT_SLOTS),
 		DQR_BUF(u->dyn, n1), DQR_BUF(u->tmark, n1),
 		DQR_BUF(u->touched, n1), DQR_BUF(u->indeg, n1),
-		DQR_BUF(u->queue, n1), DQR_BUF(u->colour, ns),
-		DQR_BUF(u->side, ns), DQR_BUF(u->stack, ns),
+		DQR_BUF(u->queue, n1),
 	};
 
 	memcpy(b, t, sizeof(t));
@@ -67,6 +66,7 @@ void uchk_release(struct uchk *u)
 	dqr_lfts_free(u->b);
 	uchk_bufs(u, b);
 	dqr_bufs_free(b, UCHK_BUFS);
+	dqr_loop_search_release(&u->loops);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -115,7 +115,8 @@ int uchk_init(struct uchk *u, const struct dqr_fabric *f,
 	u->a = tr_lfts_widen(t, lc);
 	u->b = tr_lfts_widen(t, lc);
 	uchk_bufs(u, b);
-	if (!u->a || !u->b || dqr_bufs_alloc(b, UCHK_BUFS)) {
+	if (!u->a || !u->b || dqr_bufs_alloc(b, UCHK_BUFS) ||
+	    dqr_loop_search_init(&u->loops, u->ns)) {
 		uchk_release(u);
 		return -1;
 	}
@@ -180,7 +181,8 @@ static int turn_too_late(const struct uchk *u, uint32_t sw, uint8_t pp,
 /*
  * The turns towards one LID: the channel of every entry of a switch
  * (a's, and b's for TURNS_UNION) followed by every entry of the switch
- * it enters.
+ * it enters that the switch model lets a packet take from that channel
+ * (fabric/relay.h: not the channel's own cable back).
  */
 static void add_transit(struct uchk *u, uint32_t lid, int where)
 {
@@ -201,10 +203,14 @@ static void add_transit(struct uchk *u, uint32_t lid, int where)
 			if (nx == DQR_NONE)
 				continue;
 			nq = uchk_ports(u, b, nx, lid, q);
-			for (l = 0; l < nq; l++)
+			for (l = 0; l < nq; l++) {
+				/* nx sends nothing back the way it came */
+				if (!dqr_relays(f, c, out_ch(f, nx, q[l])))
+					continue;
 				if (!timed || !turn_too_late(u, sw, p[k], nx,
 							     q[l], lid))
 					put_turn(u, where, c, q[l]);
+			}
 		}
 	}
 	if (timed)
@@ -442,58 +448,33 @@ static int uchk_cdg(struct uchk *u, const uint32_t *lids, uint32_t n,
 	return ret;
 }
 
+/* union_loops.h's view of the union: a's entry and b's where it differs */
+static unsigned union_entries(const void *ctx, uint32_t sw, uint32_t lid,
+			      uint8_t q[2])
+{
+	const struct uchk *u = ctx;
+
+	return uchk_ports(u, u->b, sw, lid, q);
+}
+
 /*
- * 1 when the union loops towards lid: an iterative depth-first search
- * over the switches, each with its a and b out-edge.  The loop found is
- * recorded in v when v is not NULL.
+ * 1 when the union loops towards lid, as the switch model lets a packet
+ * go (routes/union_loops.h).  The loop found is recorded in v when v is
+ * not NULL.
  */
 int uchk_loops(struct uchk *u, uint32_t lid, struct dqr_union_verdict *v)
 {
-	const struct dqr_fabric *f = u->f;
-	uint32_t s, x, y, c, top, j, k;
-	uint8_t p;
+	uint32_t s, len;
 
-	memset(u->colour, 0, u->ns);
-	for (s = 0; s < u->ns; s++) {
-		if (u->colour[s])
-			continue;
-		top = 0;
-		u->stack[top++] = s;
-		u->colour[s] = 1;
-		u->side[s] = 0;
-		while (top) {
-			x = u->stack[top - 1];
-			if (u->side[x] >= 2) {
-				u->colour[x] = 2;
-				top--;
-				continue;
-			}
-			p = ent(u->side[x]++ ? u->b : u->a, x, lid);
-			if (u->side[x] == 2 && p == ent(u->a, x, lid))
-				continue;
-			c = out_ch(f, x, p);
-			if (c == DQR_NONE)
-				continue;
-			y = dqr_peer_switch(f, c);
-			if (y == DQR_NONE || u->colour[y] == 2)
-				continue;
-			if (u->colour[y] == 0) {
-				u->colour[y] = 1;
-				u->side[y] = 0;
-				u->stack[top++] = y;
-				continue;
-			}
-			/* y is on the stack: the loop runs y .. x -> y */
-			if (!v)
-				return 1;
-			for (j = 0; u->stack[j] != y; j++)
-				;
-			v->loop_len = top - j;
-			for (k = 0; j + k < top && k < DQR_LOOP_SHOWN; k++)
-				v->loop_sw[k] = u->stack[j + k];
+	dqr_loop_search_begin(&u->loops);
+	for (s = 0; s < u->ns; s++)
+		if (dqr_union_loop_from(&u->loops, u->f, union_entries, u, lid,
+					s, v ? v->loop_sw : NULL,
+					DQR_LOOP_SHOWN, &len)) {
+			if (v)
+				v->loop_len = len;
 			return 1;
 		}
-	}
 	return 0;
 }
 

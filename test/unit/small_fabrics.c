@@ -130,6 +130,17 @@ struct dqr_fabric *gen_fabric(const char *spec, struct dqr_gen_spec *s,
 	return f;
 }
 
+unsigned switch_port_to(const struct dqr_fabric *f, uint32_t a, uint32_t b)
+{
+	uint32_t node = f->switches[a];
+	unsigned pn;
+
+	dqr_for_each_linked_port(f, node, pn)
+		if (dqr_peer_switch(f, dqr_port_index(f, node, pn)) == b)
+			return pn;
+	return 0;
+}
+
 uint32_t switch_links(const struct dqr_fabric *f, uint32_t **out)
 {
 	uint32_t a, b, gp, n = 0;

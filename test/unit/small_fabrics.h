@@ -50,6 +50,9 @@ static inline uint32_t ring_ca_port(const struct dqr_fabric *f, unsigned n,
 struct dqr_fabric *gen_fabric(const char *spec, struct dqr_gen_spec *s,
 			      struct dqr_gen_place **places);
 
+/* The port number of switch a whose cable leads to switch b; 0: none. */
+unsigned switch_port_to(const struct dqr_fabric *f, uint32_t a, uint32_t b);
+
 /*
  * Every switch-to-switch cable of f once, as the port at its lower switch
  * index: a malloc'ed array in *out, its length returned (NULL: no memory).

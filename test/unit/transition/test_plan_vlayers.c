@@ -294,37 +294,50 @@ static void held_bad(const struct world *w, const struct dqr_vlayers_plan *tp,
 }
 
 /*
- * 2.  Changes made by hand are refused: an entry pointing back upstream
- * (a loop), and row y = 0 sent always +x round its ring (routes of
- * layer 0 through both cuts: a cycle in that layer, no loop).
+ * 2.  Changes made by hand are refused: a DLID sent round the square
+ * (1,0) (2,0) (2,1) (1,1) (a loop), and row y = 0 sent always +x round
+ * its ring (routes of layer 0 through both cuts: a cycle in that layer,
+ * no loop).  An entry that only sends a DLID back where it came from is
+ * a discard, not a loop: the union holds, the verifier cuts the pairs.
  */
 static void test_bad_changes(void)
 {
+	static const uint32_t square[] = { 1, 2, 7, 6 };
 	struct dqr_vlayers *tl;
 	struct dqr_vlayers_plan tp;
 	struct dqr_lfts *t;
 	struct world w;
-	uint32_t lid, s, nx, x, d;
+	uint32_t lid, x, d, i;
+	unsigned p;
+	char why[256];
 
 	world_open(&w, "torus:5x5");
 	tl = layers_of(&w);
 	dqr_vlayers_plan_init(&tp, tl, w.f);
 
-	/* (1,0) -> (2,0), then (2,0) sends it back */
-	s = 1;
-	t = dqr_lfts_clone(w.t);
-	REQUIRE(t);
+	/* a DLID of (3,3), far from the square */
 	lid = 0;
 	for (d = 1; d <= w.f->max_lid && !lid; d++)
-		if (lid_switch(w.f, d) == 2 &&
-		    dqr_next_switch(w.f, w.t, 1, d) == 2)
+		if (lid_switch(w.f, d) == 18)
 			lid = d;
 	REQUIRE(lid);
-	nx = 2;
-	/* 2 sends lid back to 1: its port towards 1 is -x, port 2 */
-	dqr_lft_set(t, nx, lid, 2);
-	REQUIRE(dqr_next_switch(w.f, t, nx, lid) == s);
+	t = dqr_lfts_clone(w.t);
+	REQUIRE(t);
+	for (i = 0; i < 4; i++) {
+		p = switch_port_to(w.f, square[i], square[(i + 1) % 4]);
+		REQUIRE(p);
+		dqr_lft_set(t, square[i], lid, p);
+	}
 	refused(&w, tl, &tp, t, "loops");
+	dqr_lfts_free(t);
+
+	/* (2,0) sends the DLID back to (1,0), which sends it to (2,0) */
+	t = dqr_lfts_clone(w.t);
+	REQUIRE(t);
+	dqr_lft_set(t, 1, lid, switch_port_to(w.f, 1, 2));
+	dqr_lft_set(t, 2, lid, switch_port_to(w.f, 2, 1));
+	CHECK_EQ(dqr_union_vlayers_ok(w.f, w.t, t, &tp.lay, why, sizeof(why)),
+		 1);
 	dqr_lfts_free(t);
 
 	t = dqr_lfts_clone(w.t);

@@ -78,7 +78,12 @@ static void test_line_and_faults(void)
 	ring_close(&ring);
 }
 
-static void test_loop_entries(void)
+/*
+ * A switch that sends a packet back out of the port it came in on drops
+ * it (PortRcvSwitchRelayErrors): the pairs are cut off, yet no packet
+ * waits on another, so there is no credit loop.
+ */
+static void test_bounce_entries(void)
 {
 	struct ring ring;
 	struct dqr_verify_report r;
@@ -92,7 +97,29 @@ static void test_loop_entries(void)
 	CHECK_EQ(r.by_result[DQR_WALK_LOOP], 4);
 	CHECK_EQ(r.unreachable[DQR_PAIR_CA_CA], 2);
 	CHECK_EQ(r.unreachable[DQR_PAIR_SW_CA], 2);
-	CHECK(r.cycle_found);
+	CHECK_EQ(r.cycle_found, 0);
+	CHECK(!dqr_verify_ok(&r, DQR_PAIRS_CA));
+	dqr_verify_report_free(&r);
+	ring_close(&ring);
+}
+
+/*
+ * A loop through three switches or more is a loop and a credit loop:
+ * CA 3's own switch sends its LID on round the ring.
+ */
+static void test_loop_entries(void)
+{
+	struct ring ring;
+	struct dqr_verify_report r;
+
+	REQUIRE(ring_open(&ring, N, ring_clockwise) == 0);
+	dqr_lft_set(ring.t, 3, N + 4, 1);
+	REQUIRE(dqr_verify(ring.f, ring.t, &r, NULL) == 0);
+	CHECK_EQ(r.loop_entries, N);
+	/* every source but CA 3 itself */
+	CHECK_EQ(r.unreachable[DQR_PAIR_CA_CA], N - 1);
+	CHECK_EQ(r.unreachable[DQR_PAIR_SW_CA], N);
+	CHECK_EQ(r.cycle_found, 1);
 	CHECK(!dqr_verify_ok(&r, DQR_PAIRS_CA));
 	dqr_verify_report_free(&r);
 	ring_close(&ring);
@@ -102,6 +129,7 @@ int main(void)
 {
 	test_clockwise();
 	test_line_and_faults();
+	test_bounce_entries();
 	test_loop_entries();
 	return unit_finish();
 }
