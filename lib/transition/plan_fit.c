@@ -217,8 +217,9 @@ static int order_add(struct planner *pl, uint32_t v, uint32_t w)
  * carries the DLID into X (by a or b), and every end port at X that does
  * not own it, now depends on X->q; X->q depends on what the next switch
  * does by a or b.  A hop back out of the port it came in on is no
- * dependency: the switch drops the packet (fabric/relay.h).  A dependency between two staged entries is added when
- * the later of them is, since each looks at the other's b side.
+ * dependency: the switch drops the packet (fabric/relay.h).  A
+ * dependency between two staged entries is added when the later of them
+ * is, since each looks at the other's b side.
  */
 static int entry_deps(struct planner *pl, uint32_t i)
 {

@@ -3,11 +3,11 @@
  * change (transition.h: dqr_plan_proved).
  *
  * The old tables are loop free and their dependencies respect DQR's
- * channel list (the caller's promise).  The change is cut per
- * destination by its order: a switch changes one stage after the last
- * changed switch downstream on its new route (level 1 when there is
- * none), so each switch's new route already forwards when it takes it.
- * Stage k is every entry of level k.
+ * channel list (the caller's promise).  Per destination the change goes
+ * up in one stage where that proves, else by its order: a switch changes
+ * one stage after the last changed switch downstream on its new route
+ * (level 1 when none), so its new route already forwards when it takes
+ * it.  Stage k is every entry of level k.
  *
  * Each stage's union with the state before is judged where it can
  * differ from the old tables: a loop passes a changed entry, so a
@@ -57,6 +57,7 @@ struct proof {
 	uint32_t *level;		/* per switch, this DLID; NONE: same */
 	struct dqr_loop_search loops;
 	uint32_t *stack;
+	uint32_t *saved;		/* one DLID's levels while trying one */
 	uint8_t *next;
 	/* layers: per switch, the layers reaching it in the states judged,
 	 * valid where ustamp or rstamp is mgen (layer_pairs_fit) */
@@ -656,43 +657,75 @@ static int layer_pairs_fit(struct proof *o, const struct dqr_plan_entry *e,
 }
 
 /*
- * Every stage's union with the state before: loop free, and its new
- * dependencies into the list without a cycle.  1 when all hold.
+ * 1 when each stage of one DLID's entries e[a .. b) at levels lv has a
+ * union with the state before that is loop free, and new dependencies
+ * that go into the list without a cycle.
+ */
+static int dlid_stages_hold(struct proof *o, const struct dqr_plan_entry *e,
+			    const uint32_t *lv, uint32_t a, uint32_t b)
+{
+	uint32_t i, k, top = 0;
+	int ok = 1;
+
+	for (i = a; i < b; i++)
+		top = lv[i] > top ? lv[i] : top;
+	levels_set(o, e, lv, a, b, 1);
+	for (k = 1; k <= top && ok; k++) {
+		o->lo = k - 1;
+		o->hi = k;
+		dqr_loop_search_begin(&o->loops);
+		ok = layer_pairs_fit(o, e, a, b);
+		for (i = a; i < b && ok; i++) {
+			if (lv[i] != k)
+				continue;
+			o->fail_sw = e[i].sw;
+			o->fail_lid = e[i].lid;
+			o->fail_a = DQR_NONE;
+			ok = !loops_from(o, e[i].sw, e[i].lid) &&
+			     deps_fit(o, &e[i]);
+		}
+	}
+	levels_set(o, e, lv, a, b, 0);
+	return ok;
+}
+
+/*
+ * Every DLID's stages hold; *stages gets the highest level.  A DLID of
+ * several levels is tried in one stage first (lv rewritten when that
+ * holds): every stage saved is one that cannot wait a drain.
  */
 static int stages_hold(struct proof *o, const struct dqr_plan_entry *e,
-		       const uint32_t *lv, uint32_t n)
+		       uint32_t *lv, uint32_t n, uint32_t *stages)
 {
-	uint32_t a, b, i, k, top;
+	uint32_t a, b, i, top;
+	size_t mark;
 
 	o->timed = 0;
+	*stages = 0;
 	for (a = 0; a < n; a = b) {
 		b = dlid_end(e, n, a);
 		top = 0;
 		for (i = a; i < b; i++)
 			top = lv[i] > top ? lv[i] : top;
-		levels_set(o, e, lv, a, b, 1);
-		for (k = 1; k <= top; k++) {
-			o->lo = k - 1;
-			o->hi = k;
-			dqr_loop_search_begin(&o->loops);
-			if (!layer_pairs_fit(o, e, a, b)) {
-				levels_set(o, e, lv, a, b, 0);
-				return 0;
-			}
+		if (top > 1) {
+			mark = dqr_dyn_mark(o->cl);
 			for (i = a; i < b; i++) {
-				if (lv[i] != k)
-					continue;
-				o->fail_sw = e[i].sw;
-				o->fail_lid = e[i].lid;
-				o->fail_a = DQR_NONE;
-				if (loops_from(o, e[i].sw, e[i].lid) ||
-				    !deps_fit(o, &e[i])) {
-					levels_set(o, e, lv, a, b, 0);
-					return 0;
-				}
+				o->saved[i - a] = lv[i];
+				lv[i] = 1;
 			}
+			if (dlid_stages_hold(o, e, lv, a, b)) {
+				*stages = *stages ? *stages : 1;
+				continue;
+			}
+			if (o->nomem)
+				return 0;
+			dqr_dyn_rollback(o->cl, mark);
+			for (i = a; i < b; i++)
+				lv[i] = o->saved[i - a];
 		}
-		levels_set(o, e, lv, a, b, 0);
+		if (!dlid_stages_hold(o, e, lv, a, b))
+			return 0;
+		*stages = top > *stages ? top : *stages;
 	}
 	return 1;
 }
@@ -818,6 +851,7 @@ static int proof_alloc(struct proof *o, size_t ns)
 	if (dqr_loop_search_init(&o->loops, (uint32_t)ns))
 		return -1;
 	o->stack = malloc((ns + 1) * sizeof(uint32_t));
+	o->saved = malloc(ns * sizeof(uint32_t));
 	o->next = malloc(ns);
 	if (o->lay) {
 		o->mask = calloc(ns, 1);
@@ -829,7 +863,7 @@ static int proof_alloc(struct proof *o, size_t ns)
 		    !o->rlist)
 			return -1;
 	}
-	if (!o->level || !o->stack || !o->next)
+	if (!o->level || !o->stack || !o->saved || !o->next)
 		return -1;
 	for (i = 0; i < ns; i++)
 		o->level[i] = DQR_NONE;
@@ -841,6 +875,7 @@ static void proof_free(struct proof *o)
 	free(o->level);
 	dqr_loop_search_release(&o->loops);
 	free(o->stack);
+	free(o->saved);
 	free(o->next);
 	free(o->mask);
 	free(o->ustamp);
@@ -849,22 +884,16 @@ static void proof_free(struct proof *o)
 	free(o->rlist);
 }
 
-/*
- * Levels of every DLID into lv, the number of stages into *stages; 0
- * when some new route loops (nothing proved).
- */
+/* Levels of every DLID into lv; 0 when some new route loops. */
 static int levels_all(struct proof *o, const struct dqr_plan_entry *e,
-		      uint32_t *lv, uint32_t n, uint32_t *stages)
+		      uint32_t *lv, uint32_t n)
 {
-	uint32_t a, b, i;
+	uint32_t a, b;
 
-	*stages = 0;
 	for (a = 0; a < n; a = b) {
 		b = dlid_end(e, n, a);
 		if (levels_of(o, e, lv, a, b))
 			return 0;
-		for (i = a; i < b; i++)
-			*stages = lv[i] > *stages ? lv[i] : *stages;
 	}
 	return 1;
 }
@@ -873,26 +902,21 @@ static int levels_all(struct proof *o, const struct dqr_plan_entry *e,
 static void fail_reason(const struct proof *o, struct dqr_plan_report *rep)
 {
 	uint32_t p = o->f->num_ports, a = o->fail_a, b = o->fail_b;
+	char *r = rep->reason;
+	size_t len = sizeof(rep->reason);
 
 	if (o->bad_layer)
-		snprintf(rep->reason, sizeof(rep->reason), "not proved: a "
-			 "layer beyond the %u layers", o->lay->num_layers);
+		snprintf(r, len, "not proved: a layer beyond the %u layers",
+			 o->lay->num_layers);
 	else if (o->fail_sw == DQR_NONE)
-		snprintf(rep->reason, sizeof(rep->reason), "not proved: a "
-			 "new route loops");
+		snprintf(r, len, "not proved: a new route loops");
 	else if (a == DQR_NONE)
-		snprintf(rep->reason, sizeof(rep->reason), "not proved: "
-			 "towards LID %u the union loops through switch %u",
-			 o->fail_lid, o->fail_sw);
-	else if (o->lay)
-		snprintf(rep->reason, sizeof(rep->reason), "not proved: "
-			 "switch %u, LID %u: dependency %u -> %u closes a "
-			 "cycle in layer %u", o->fail_sw, o->fail_lid, a % p,
-			 b % p, a / p);
+		snprintf(r, len, "not proved: towards LID %u the union loops "
+			 "through switch %u", o->fail_lid, o->fail_sw);
 	else
-		snprintf(rep->reason, sizeof(rep->reason), "not proved: "
-			 "switch %u, LID %u: dependency %u -> %u closes a "
-			 "cycle", o->fail_sw, o->fail_lid, a, b);
+		snprintf(r, len, "not proved: switch %u, LID %u: dependency "
+			 "%u -> %u closes a cycle in layer %u", o->fail_sw,
+			 o->fail_lid, a % p, b % p, a / p);
 }
 
 int dqr_plan_proved(const struct dqr_fabric *f, const struct dqr_lfts *from,
@@ -942,8 +966,8 @@ int dqr_plan_proved_vlayers(const struct dqr_fabric *f,
 	if (!lv)
 		goto out;
 	mark = dqr_dyn_mark(cl);
-	ret = levels_all(&o, e, lv, m, &stages) &&
-	      stages_hold(&o, e, lv, m) && !o.bad_layer;
+	ret = levels_all(&o, e, lv, m) &&
+	      stages_hold(&o, e, lv, m, &stages) && !o.bad_layer;
 	if (ret != 1 || fill_plan(e, lv, m, stages, plan)) {
 		dqr_dyn_rollback(cl, mark);
 		if (!ret && !o.nomem)
