@@ -261,8 +261,9 @@ static int upload_in_pass(struct dqr_ctx *ctx)
  */
 static int plan(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		const struct dqr_lfts *held, const struct dqr_lfts *target,
-		struct dqr_dyn_order *cl, const char *what,
-		struct dqr_plan_report *rep, enum dqr_planner *used)
+		struct dqr_dyn_order *cl, const struct dqr_in_flight *fl,
+		const char *what, struct dqr_plan_report *rep,
+		enum dqr_planner *used)
 {
 	osm_log_t *log = &ctx->osm->log;
 	struct dqr_plan *p = &ctx->transition.plan;
@@ -270,7 +271,8 @@ static int plan(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	double t0 = dqr_now_ms();
 	int ret, two = 0;
 
-	ret = dqr_react_plan(&ctx->react, f, held, target, cl, p, rep, used);
+	ret = dqr_react_plan(&ctx->react, f, held, target, cl, fl, p, rep,
+			     used);
 	ctx->times.plan = dqr_now_ms() - t0;
 	if (ret)
 		return ret;
@@ -286,6 +288,13 @@ static int plan(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ22: dqr: transition %"
 			PRIu64 " (%s) NOT uploaded: %s; the switches keep "
 			"the tables they hold\n", id, what, rep->reason);
+	else if (!two && rep->folded)
+		OSM_LOG(log, OSM_LOG_INFO, "dqr: transition %" PRIu64
+			" (%s): one drain at most: the %u stages from the "
+			"first that waits go up together after it, and %u "
+			"entries that still forward are withdrawn before it "
+			"(the pairs through them are cut off for the "
+			"drain)\n", id, what, rep->folded, rep->withdrawn);
 	else if (!two && rep->withdrawn)
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ28: dqr: transition %"
 			PRIu64 " (%s): no order of the %u changed entries "
@@ -348,7 +357,7 @@ int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	x->target = dqr_lfts_clone(target);
 	ret = -1;
 	if (x->fabric && x->state && x->target &&
-	    !plan(ctx, f, held, target, cl, what, &rep, &used)) {
+	    !plan(ctx, f, held, target, cl, &fl, what, &rep, &used)) {
 		ret = !rep.safe;
 		if (!ret)
 			x->times = calloc(x->plan.num_stages + 1,

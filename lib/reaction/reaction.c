@@ -188,13 +188,16 @@ struct dqr_dyn_order *dqr_react_held_list(struct dqr_reactor *x,
 
 int dqr_react_plan(struct dqr_reactor *x, const struct dqr_fabric *f,
 		   const struct dqr_lfts *held, const struct dqr_lfts *target,
-		   struct dqr_dyn_order *cl, struct dqr_plan *p,
-		   struct dqr_plan_report *rep, enum dqr_planner *used)
+		   struct dqr_dyn_order *cl, const struct dqr_in_flight *fl,
+		   struct dqr_plan *p, struct dqr_plan_report *rep,
+		   enum dqr_planner *used)
 {
 	*used = DQR_PLANNER_ONE_LAYER;
 	if (x->topo.ops->plan)
-		return x->topo.ops->plan(x, f, held, target, cl, p, rep, used);
-	return dqr_plan_change(f, held, target, cl, p, rep);
+		return x->topo.ops->plan(x, f, held, target, cl, fl, p, rep,
+					 used);
+	return dqr_plan_change(f, held, target, cl,
+			       dqr_in_flight_settled(fl), p, rep);
 }
 
 int dqr_react_second_layer(const struct dqr_reactor *x)

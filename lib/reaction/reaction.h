@@ -183,13 +183,21 @@ struct dqr_dyn_order *dqr_react_held_list(struct dqr_reactor *x,
 
 /*
  * Plans the change from held to target on f (the cabling now) by the
- * topology's planner, with list cl (dqr_react_held_list(), or NULL);
- * *used says which planner.  0, or -1 when out of memory.
+ * topology's planner, with list cl (dqr_react_held_list(), or NULL) and
+ * what fl says may be in flight; *used says which planner.  0, or -1
+ * when out of memory.
  */
 int dqr_react_plan(struct dqr_reactor *x, const struct dqr_fabric *f,
 		   const struct dqr_lfts *held, const struct dqr_lfts *target,
-		   struct dqr_dyn_order *cl, struct dqr_plan *p,
-		   struct dqr_plan_report *rep, enum dqr_planner *used);
+		   struct dqr_dyn_order *cl, const struct dqr_in_flight *fl,
+		   struct dqr_plan *p, struct dqr_plan_report *rep,
+		   enum dqr_planner *used);
+
+/* 1 when nothing older than the tables held may be in flight. */
+static inline int dqr_in_flight_settled(const struct dqr_in_flight *fl)
+{
+	return !fl->mixed && !fl->unsettled;
+}
 
 /* 1 while the tables in force are on a second layer (a fat tree's
  * re-routing layer). */

@@ -227,14 +227,16 @@ static int ft_judge(struct dqr_reactor *x, const struct dqr_fabric *f,
 /* A layer in force or going: plan around it (plan_rerouting.h). */
 static int ft_plan(struct dqr_reactor *x, const struct dqr_fabric *f,
 		   const struct dqr_lfts *held, const struct dqr_lfts *target,
-		   struct dqr_dyn_order *cl, struct dqr_plan *plan,
-		   struct dqr_plan_report *rep, enum dqr_planner *used)
+		   struct dqr_dyn_order *cl, const struct dqr_in_flight *fl,
+		   struct dqr_plan *plan, struct dqr_plan_report *rep,
+		   enum dqr_planner *used)
 {
 	const struct ftree_priv *p = priv(x);
 
 	if (!p->active && !p->drop) {
 		*used = DQR_PLANNER_ONE_LAYER;
-		return dqr_plan_change(f, held, target, cl, plan, rep);
+		return dqr_plan_change(f, held, target, cl,
+				       dqr_in_flight_settled(fl), plan, rep);
 	}
 	*used = DQR_PLANNER_REROUTING;
 	return dqr_plan_build_rerouting(f, held, x->recon.cur, target,

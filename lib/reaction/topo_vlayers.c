@@ -77,14 +77,16 @@ static int vl_judge(struct dqr_reactor *x, const struct dqr_fabric *f,
  */
 static int vl_plan(struct dqr_reactor *x, const struct dqr_fabric *f,
 		   const struct dqr_lfts *held, const struct dqr_lfts *target,
-		   struct dqr_dyn_order *cl, struct dqr_plan *p,
-		   struct dqr_plan_report *rep, enum dqr_planner *used)
+		   struct dqr_dyn_order *cl, const struct dqr_in_flight *fl,
+		   struct dqr_plan *p, struct dqr_plan_report *rep,
+		   enum dqr_planner *used)
 {
 	struct dqr_vlayers_plan tp;
 
 	if (!layers(x)) {
 		*used = DQR_PLANNER_ONE_LAYER;
-		return dqr_plan_change(f, held, target, cl, p, rep);
+		return dqr_plan_change(f, held, target, cl,
+				       dqr_in_flight_settled(fl), p, rep);
 	}
 	*used = DQR_PLANNER_VLAYERS;
 	dqr_vlayers_plan_init(&tp, x->recon.tl, x->recon.ref);

@@ -38,6 +38,7 @@
 #include "vlayers/vlayers.h"
 
 struct dqr_reactor;
+struct dqr_in_flight;
 
 /*
  * The VLs the fabric offers a topology's layers, read by the caller
@@ -131,8 +132,9 @@ struct dqr_topology_ops {
 	/* the change from held to target, see dqr_react_plan() */
 	int (*plan)(struct dqr_reactor *x, const struct dqr_fabric *f,
 		    const struct dqr_lfts *held, const struct dqr_lfts *target,
-		    struct dqr_dyn_order *cl, struct dqr_plan *p,
-		    struct dqr_plan_report *rep, enum dqr_planner *used);
+		    struct dqr_dyn_order *cl, const struct dqr_in_flight *fl,
+		    struct dqr_plan *p, struct dqr_plan_report *rep,
+		    enum dqr_planner *used);
 	/* the channel list that holds the dependencies of the tables the
 	 * switches held before the last update; NULL: none does */
 	struct dqr_dyn_order *(*held_list)(struct dqr_reactor *x,

@@ -53,7 +53,9 @@ struct dqr_plan_report {
 	uint32_t forced;	/* entries staged although their union fails */
 	uint32_t stages_cyclic;	/* stages opened on a cyclic state */
 	int proved;		/* made and proved by dqr_plan_proved() */
-	uint32_t withdrawn;	/* dqr_plan_build_withdraw(): stage 1 */
+	uint32_t withdrawn;	/* entries withdrawn (dqr_plan_build_withdraw(),
+				 * dqr_plan_fold_drains()) */
+	uint32_t folded;	/* stages folded into the last one */
 	char reason[2048];	/* why not safe; "" when safe */
 };
 
@@ -204,9 +206,28 @@ int dqr_plan_build_withdraw(const struct dqr_fabric *f,
 			    struct dqr_plan_report *rep);
 
 /*
+ * At most one drain: when p waits more than one, the stages from its
+ * first drain on are folded into one that follows that drain, and the
+ * stage before it also withdraws every later entry that forwards in the
+ * state held (plan_fold.c says why every state stays safe).  rep->folded
+ * counts the stages folded, rep->withdrawn grows, rep->stages and
+ * rep->max_stage follow.  f is the cabling the plan goes up on.  0, or
+ * -1 when out of memory (p as it was).
+ */
+int dqr_plan_fold_drains(const struct dqr_fabric *f, struct dqr_plan *p,
+			 struct dqr_plan_report *rep);
+
+/*
  * The plan for one change, as the plugin uploads it: made and proved by
  * dqr_plan_proved() when cl is given and that proves it, else by
- * dqr_plan_build(); where that finds no safe order of single entries but
+ * dqr_plan_build().  A proved plan that waits drains gives way to
+ * dqr_plan_build()'s when that waits fewer and the state is settled (no
+ * packet of a state before from may still be in flight, which only the
+ * list describes): a drain is two LifeTimes, seconds with OpenSM's
+ * defaults, while the exact planner takes milliseconds to a few hundred
+ * on the largest fabrics; cl then gets back what the proof put in.
+ * Either plan then waits one drain at most (dqr_plan_fold_drains()).
+ * Where dqr_plan_build() finds no safe order of single entries but
  * the new tables hold, dqr_plan_build_withdraw() (rep->withdrawn set,
  * rep->reason keeps why).  rep->safe is 0 only when the new tables
  * themselves loop or are cyclic (rep->new_ok 0): no order can make such
@@ -214,7 +235,8 @@ int dqr_plan_build_withdraw(const struct dqr_fabric *f,
  */
 int dqr_plan_change(const struct dqr_fabric *f, const struct dqr_lfts *from,
 		    const struct dqr_lfts *to, struct dqr_dyn_order *cl,
-		    struct dqr_plan *plan, struct dqr_plan_report *rep);
+		    int settled, struct dqr_plan *plan,
+		    struct dqr_plan_report *rep);
 
 /*
  * Which stages of p, a plan from the tables from, need the drain

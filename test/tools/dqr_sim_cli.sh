@@ -69,10 +69,10 @@ awk '!/^#/ && NF != 32 { bad = 1 } END { exit bad }' "$dat" &&
 tally $? "--vl-layers --data: not 32 columns, or no two-layer state" "$dat"
 # --soak: random faults and recoveries, every transition planned as the
 # plugin plans it and judged stage by stage; any unsafe state, unreachable
-# connected pair or other failure is exit status 1.  Seed 3 of kary:4,3
-# and seed 3 of mesh:4x4 (with the mesh plug-in) meet a cable that
-# returns into tables held that are cyclic with it: stage 1 must then
-# only withdraw, before OpenSM activates the port.
+# connected pair or other failure is exit status 1.  Seed 1 of mesh:4x4
+# (with the mesh plug-in) meets a cable that returns into tables held
+# that are cyclic with it: stage 1 must then only withdraw, before
+# OpenSM activates the port.
 soak="--soak --runs 10"
 expect 0 "^unsafe: 0$" -- $soak --fabric kary:4,3 --seed 1
 expect 0 "^unreachable connected pairs: 0 " -- $soak --fabric kary:4,3 \
@@ -81,10 +81,12 @@ expect 0 "^unsafe: 0$" -- $soak --fabric mesh:4x4 --seed 4
 # dimension order falls back where up*/down* (the default) does not
 expect 0 '"fallback":[1-9][0-9]*,.*"unsafe":0,.*"unreachable":0,' -- \
 	$soak --fabric mesh:4x4 --routing dor --seed 4 --json
-expect 0 "withdrew them before the cable came up: [1-9]" -- $soak \
+# on the fat tree every such state came from a bounce, which a switch
+# drops (fabric/relay.h): none is left there; the mesh still has them
+expect 0 "loop or are cyclic on the new cabling: 0 " -- $soak \
 	--fabric kary:4,3 --seed 3
 expect 0 "withdrew them before the cable came up: [1-9]" -- $soak \
-	--fabric mesh:4x4 --seed 3
+	--fabric mesh:4x4 --seed 1
 # a flap's return interrupts transitions; proved plans and drains judged
 expect 0 '"cut":[1-9][0-9]*,.*"drain_checks":[1-9]' -- $soak \
 	--fabric kary:4,3 --seed 1 --json
@@ -142,26 +144,35 @@ expect 0 "e-cube on 8 virtual layers" -- --torus-layers \
 set -f		# NAME[PORT] is no glob
 # --what-if: one named fault answered as the plugin answers it.  The
 # cable sw-L1-0000[5] of kary:4,3 (ftree-mod): 469 routes cut, 98
-# entries in 21 blocks on 20 switches, proved in two stages of which the
-# second waits a drain; every pair rerouted
+# entries in 21 blocks on 20 switches, proved in one stage (the levels of
+# each DLID fit in one) that waits no drain; every pair rerouted
 wi="--fabric kary:4,3 --routing ftree-mod --what-if sw-L1-0000[5]"
 expect 0 "^  tables: 98 entries changed in 21 64-LID blocks on 20 switches$" \
 	-- $wi
-expect 0 "^  transition: 2 stages (proved), 1 wait a drain," -- $wi
-expect 0 "^    stage 2: 9 entries, waits the drain: dependency cycle$" -- $wi
+expect 0 "^  transition: 1 stages (proved), 0 wait a drain," -- $wi
+expect 0 "^    stage 1: 98 entries$" -- $wi
 expect 0 "^  pairs: 649 disconnected by the fault, 649 rerouted; 0 left" -- $wi
 expect 0 "verdict: connected, loop free, deadlock free: survived" -- $wi
 expect 0 '"changed_entries":98,"blocks":21,"switches":20,' -- $wi --json
-expect 0 '"stage_list":\[{"entries":89,"drain":null},{"entries":9,' -- \
-	$wi --json
+expect 0 '"stage_list":\[{"entries":98,"drain":null}\]' -- $wi --json
 # a whole switch (quoted as in ibsim's net files): its own LID is gone
-# (222 pairs without a cable path), the rest is rerouted in three stages
+# (222 pairs without a cable path), the rest is rerouted in one stage
 wi='--fabric kary:4,3 --routing ftree-mod --what-if "sw-L2-0005"'
 expect 0 "^what if switch sw-L2-0005 fails (8 cables)$" -- $wi
 expect 0 "^  tables: 265 entries changed in 39 64-LID blocks on 21 " -- $wi
 expect 0 "965 rerouted; 222 left unreachable (222 with no cable path left, 0" \
 	-- $wi
-expect 0 "^  transition: 3 stages (proved), 2 wait a drain" -- $wi
+expect 0 "^  transition: 1 stages (proved), 0 wait a drain" -- $wi
+# up*/down* from the corner of a 10x10 mesh: the cable next to the far
+# corner.  The exact plan waits eight drains, one per switch of the
+# column whose detours take turns; folded, stage 1 withdraws what still
+# forwards of the later stages and stage 2 follows one drain later
+wi="--fabric mesh:10x10 --what-if sw-x9-y8[3]"
+expect 0 "^  transition: 2 stages (planner, folded), 1 wait a drain," -- $wi
+expect 0 "^  planner: 8 stages folded into the last, after one drain; 14 " \
+	-- $wi
+expect 0 "stage 2: 16 entries, waits the drain: old routes withdrawn" -- $wi
+expect 0 "verdict: connected, loop free, deadlock free: survived" -- $wi
 # a cable DQR alone cannot absorb on ftree-mod's tables: 232 connected
 # pairs without a legal route, the plugin's fallback decides; exit 1
 expect 1 "NOT connected, loop free, deadlock free: lost" -- \

@@ -520,7 +520,7 @@ static int react(struct soak_run *w, int cut)
 		goto out;
 	dqr_plan_init(&p);
 	t0 = dqr_now_ms();
-	if (dqr_plan_change(f, w->held, w->x.recon.cur, cl, &p, &rep))
+	if (dqr_plan_change(f, w->held, w->x.recon.cur, cl, 1, &p, &rep))
 		goto out_plan;
 	t->ms_plan += dqr_now_ms() - t0;
 	t->transitions++;

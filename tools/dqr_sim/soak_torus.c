@@ -327,8 +327,8 @@ static int transition(struct soak_run *w, const struct dqr_fabric *proj,
 	cl = dqr_react_held_list(&w->x, r, &fl);
 	dqr_plan_init(&p);
 	t0 = dqr_now_ms();
-	if (dqr_react_plan(&w->x, proj, w->held, w->x.recon.cur, cl, &p, &rep,
-			   &used))
+	if (dqr_react_plan(&w->x, proj, w->held, w->x.recon.cur, cl, &fl, &p,
+			   &rep, &used))
 		goto out;
 	t->ms_plan += dqr_now_ms() - t0;
 	t->transitions++;

@@ -63,8 +63,8 @@ static int plan_fault(struct torus_run *tr, struct dqr_reactor *x,
 	int ret = 0, held;
 
 	if (dqr_react_plan(x, proj, prev, x->recon.cur,
-			   dqr_react_held_list(x, r, &settled), p, &rep,
-			   &used))
+			   dqr_react_held_list(x, r, &settled), &settled, p,
+			   &rep, &used))
 		return -1;
 	tr->planned++;
 	tr->plan_ms += rep.ms;

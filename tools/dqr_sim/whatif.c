@@ -346,7 +346,7 @@ static int run_fault(struct sim *s, const struct wi_fault *fa,
 		/* the switches hold the start state, nothing in flight */
 		if (dqr_react_plan(&x, proj, held, target,
 				   dqr_react_held_list(&x, &r, &settled),
-				   &w->plan, &w->rep, &used))
+				   &settled, &w->plan, &w->rep, &used))
 			goto out;
 		w->planned = 1;
 		w->layered = used == DQR_PLANNER_REROUTING;
@@ -383,6 +383,8 @@ static const char *plan_kind(const struct wi_result *w)
 		return "none";
 	if (w->layered)
 		return "layered";
+	if (w->rep.folded)
+		return w->rep.proved ? "proved, folded" : "planner, folded";
 	if (w->rep.withdrawn)
 		return "withdrawn";
 	return w->rep.proved ? "proved" : "planner";
@@ -473,7 +475,11 @@ static void print_one_text(const struct sim *s, const struct wi_fault *fa,
 		       "stage %u entries\n", w->plan.num_stages, plan_kind(w),
 		       dqr_plan_drains(&w->plan), rep->max_stage);
 		print_stages(w);
-		if (!rep->safe || rep->withdrawn)
+		if (rep->folded)
+			printf("  planner: %u stages folded into the last, "
+			       "after one drain; %u entries withdrawn before "
+			       "it\n", rep->folded, rep->withdrawn);
+		else if (!rep->safe || rep->withdrawn)
 			printf("  planner: %s\n", rep->reason);
 	} else {
 		printf("  transition: none (the tables do not change)\n");

@@ -172,7 +172,7 @@ static void answer(const struct dqr_fabric *f, int qos,
 	if (a->num_entries) {
 		REQUIRE(dqr_react_plan(&x, proj, held, r.target,
 				       dqr_react_held_list(&x, &r, &settled),
-				       &p, &rep, &used) == 0);
+				       &settled, &p, &rep, &used) == 0);
 		a->stages = p.num_stages;
 		a->drains = dqr_plan_drains(&p);
 		for (k = 0; k < p.num_stages && k < 16; k++)

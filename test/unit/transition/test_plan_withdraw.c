@@ -89,7 +89,7 @@ static void test_cyclic_target(void)
 	to = ring_clockwise(rg.f, 4);
 	REQUIRE(to);
 	dqr_plan_init(&w);
-	REQUIRE(!dqr_plan_change(rg.f, rg.t, to, NULL, &w, &rep));
+	REQUIRE(!dqr_plan_change(rg.f, rg.t, to, NULL, 1, &w, &rep));
 	CHECK(!rep.safe);
 	CHECK(!rep.new_ok);
 	CHECK_EQ(rep.withdrawn, 0);

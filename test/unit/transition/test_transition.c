@@ -516,7 +516,7 @@ static void test_unbridgeable(void)
 		dqr_lfts_free(end);
 
 		/* and the plugin's choice takes that way by itself */
-		REQUIRE(!dqr_plan_change(c.f, c.a, c.b, NULL, &w, &wrep));
+		REQUIRE(!dqr_plan_change(c.f, c.a, c.b, NULL, 1, &w, &wrep));
 		CHECK(wrep.safe);
 		CHECK_EQ(wrep.withdrawn, 4);
 		CHECK(strstr(wrep.reason, "no safe order") != NULL);
