@@ -1,10 +1,11 @@
 /*
  * small_fabrics.c - rings with clockwise and line routing, fabrics from
- * generator specs and topology files, their switch-to-switch cables, and
- * the channel list of a routing.
+ * generator specs and topology files, their switch-to-switch cables, the
+ * grids of generated ones, and the channel list of a routing.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "deps/channel_list.h"
 #include "io/topo_read.h"
@@ -139,6 +140,24 @@ unsigned switch_port_to(const struct dqr_fabric *f, uint32_t a, uint32_t b)
 		if (dqr_peer_switch(f, dqr_port_index(f, node, pn)) == b)
 			return pn;
 	return 0;
+}
+
+void gen_grid(struct dqr_grid *g, const struct dqr_fabric *f,
+	      const struct dqr_gen_spec *s, struct dqr_gen_place *places)
+{
+	unsigned k;
+
+	memset(g, 0, sizeof(*g));
+	g->kind = s->kind == DQR_GEN_TORUS ? DQR_GRID_TORUS : DQR_GRID_MESH;
+	g->ndims = s->ndims;
+	for (k = 0; s->kind != DQR_GEN_HYPERCUBE && k < s->ndims &&
+	     k < DQR_GEN_MAX_DIMS; k++) {
+		g->dims[k] = s->dims[k];
+		g->wrap[k] = s->kind == DQR_GEN_TORUS && s->dims[k] > 2;
+	}
+	g->spec = *s;
+	g->place = places;
+	g->num_switches = f->num_switches;
 }
 
 uint32_t switch_links(const struct dqr_fabric *f, uint32_t **out)

@@ -8,6 +8,7 @@
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
 #include "fabric/topo_gen.h"
+#include "shape/grid_shape.h"
 
 /*
  * A ring of n switches, switch i with LID i + 1, port 1 towards i + 1,
@@ -58,6 +59,14 @@ unsigned switch_port_to(const struct dqr_fabric *f, uint32_t a, uint32_t b);
  * index: a malloc'ed array in *out, its length returned (NULL: no memory).
  */
 uint32_t switch_links(const struct dqr_fabric *f, uint32_t **out);
+
+/*
+ * The grid f was generated as (s, places), as the recogniser reads one:
+ * a torus's rings of more than 2 switches wrap.  A hypercube's
+ * dimensions are bits, not grid dimensions: it gets none.
+ */
+void gen_grid(struct dqr_grid *g, const struct dqr_fabric *f,
+	      const struct dqr_gen_spec *s, struct dqr_gen_place *places);
 
 /*
  * The topology of test/data/name, or of text read as a file "inline"; NULL

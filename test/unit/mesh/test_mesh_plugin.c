@@ -62,7 +62,6 @@ static struct dqr_mesh_plugin *plugin_of(struct world *w)
 	struct dqr_grid *g, own;
 	struct dqr_mesh_plugin *mp;
 	char err[256];
-	unsigned k;
 
 	REQUIRE(dqr_grid_detect(w->f, &g, err, sizeof(err)) == 0);
 	if (g->kind != DQR_GRID_HYPERCUBE) {
@@ -71,16 +70,7 @@ static struct dqr_mesh_plugin *plugin_of(struct world *w)
 		return mp;
 	}
 	dqr_grid_free(g);
-	memset(&own, 0, sizeof(own));
-	own.kind = w->s.kind == DQR_GEN_TORUS ? DQR_GRID_TORUS : DQR_GRID_MESH;
-	own.ndims = w->s.ndims;
-	for (k = 0; k < w->s.ndims; k++) {
-		own.dims[k] = w->s.dims[k];
-		own.wrap[k] = w->s.kind == DQR_GEN_TORUS && w->s.dims[k] > 2;
-	}
-	own.spec = w->s;
-	own.place = w->places;
-	own.num_switches = w->f->num_switches;
+	gen_grid(&own, w->f, &w->s, w->places);
 	return dqr_mesh_plugin_new(w->f, &own);
 }
 

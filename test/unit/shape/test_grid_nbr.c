@@ -17,25 +17,6 @@
 #include "small_fabrics.h"
 #include "unit.h"
 
-/* The grid f was generated as (s, places): what the detector should find. */
-static void own_grid(struct dqr_grid *g, const struct dqr_fabric *f,
-		     const struct dqr_gen_spec *s,
-		     struct dqr_gen_place *places)
-{
-	unsigned k;
-
-	memset(g, 0, sizeof(*g));
-	g->kind = s->kind == DQR_GEN_TORUS ? DQR_GRID_TORUS : DQR_GRID_MESH;
-	g->ndims = s->ndims;
-	for (k = 0; k < s->ndims; k++) {
-		g->dims[k] = s->dims[k];
-		g->wrap[k] = s->kind == DQR_GEN_TORUS && s->dims[k] > 2;
-	}
-	g->spec = *s;
-	g->place = places;
-	g->num_switches = f->num_switches;
-}
-
 /* The switch at g's coordinates c, or DQR_NONE. */
 static uint32_t sw_at(const struct dqr_grid *g, const int *c)
 {
@@ -168,7 +149,7 @@ static void test_grid(const char *spec, unsigned held, int torus)
 	unsigned k;
 
 	REQUIRE(f);
-	own_grid(&own, f, &s, places);
+	gen_grid(&own, f, &s, places);
 	for (k = 0; k < s.ndims; k++)
 		CHECK_EQ(own.wrap[k], torus);
 	REQUIRE(dqr_grid_nbrs_build(f, &own, &n) == 0);
