@@ -1,7 +1,7 @@
 /*
  * small_fabrics.c - rings with clockwise and line routing, fabrics from
  * generator specs and topology files, their switch-to-switch cables, the
- * grids of generated ones, and the channel list of a routing.
+ * grids and routes of generated ones, and the channel list of a routing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +158,29 @@ void gen_grid(struct dqr_grid *g, const struct dqr_fabric *f,
 	g->spec = *s;
 	g->place = places;
 	g->num_switches = f->num_switches;
+}
+
+void gen_world_open(struct gen_world *w, const char *spec,
+		    enum dqr_ref_kind kind)
+{
+	char err[256];
+
+	memset(w, 0, sizeof(*w));
+	w->f = gen_fabric(spec, &w->s, &w->places);
+	REQUIRE(w->f);
+	REQUIRE(dqr_ref_route(w->f, &w->s, w->places, kind, &w->t, err,
+			      sizeof(err)) == 0);
+	gen_grid(&w->g, w->f, &w->s, w->places);
+	w->num_links = switch_links(w->f, &w->links);
+	REQUIRE(w->links);
+}
+
+void gen_world_close(struct gen_world *w)
+{
+	free(w->links);
+	dqr_lfts_free(w->t);
+	free(w->places);
+	dqr_fabric_free(w->f);
 }
 
 uint32_t switch_links(const struct dqr_fabric *f, uint32_t **out)

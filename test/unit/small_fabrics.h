@@ -8,6 +8,7 @@
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
 #include "fabric/topo_gen.h"
+#include "routing/ref_routing.h"
 #include "shape/grid_shape.h"
 
 /*
@@ -67,6 +68,24 @@ uint32_t switch_links(const struct dqr_fabric *f, uint32_t **out);
  */
 void gen_grid(struct dqr_grid *g, const struct dqr_fabric *f,
 	      const struct dqr_gen_spec *s, struct dqr_gen_place *places);
+
+/*
+ * A generated fabric routed by a reference routing, the grid it was
+ * generated as and its switch-to-switch cables (switch_links()).
+ */
+struct gen_world {
+	struct dqr_gen_spec s;
+	struct dqr_gen_place *places;
+	struct dqr_fabric *f;
+	struct dqr_lfts *t;
+	struct dqr_grid g;
+	uint32_t *links, num_links;
+};
+
+/* Builds w of spec routed by kind; a failure stops the test. */
+void gen_world_open(struct gen_world *w, const char *spec,
+		    enum dqr_ref_kind kind);
+void gen_world_close(struct gen_world *w);
 
 /*
  * The topology of test/data/name, or of text read as a file "inline"; NULL

@@ -25,47 +25,7 @@
 #include "transition/transition.h"
 #include "unit.h"
 
-struct world {
-	struct dqr_gen_spec s;
-	struct dqr_gen_place *places;
-	struct dqr_fabric *f;
-	struct dqr_lfts *t;
-	struct dqr_grid g;
-	uint32_t *links, num_links;
-};
-
-static void world_open(struct world *w, const char *spec)
-{
-	char err[256];
-	unsigned k;
-
-	memset(w, 0, sizeof(*w));
-	w->f = gen_fabric(spec, &w->s, &w->places);
-	REQUIRE(w->f);
-	REQUIRE(dqr_ref_route(w->f, &w->s, w->places, DQR_REF_DOR_WRAP,
-			      &w->t, err, sizeof(err)) == 0);
-	w->g.kind = DQR_GRID_TORUS;
-	w->g.ndims = w->s.ndims;
-	for (k = 0; k < w->s.ndims && k < DQR_GEN_MAX_DIMS; k++) {
-		w->g.dims[k] = w->s.dims[k];
-		w->g.wrap[k] = w->s.dims[k] > 2;
-	}
-	w->g.spec = w->s;
-	w->g.place = w->places;
-	w->g.num_switches = w->f->num_switches;
-	w->num_links = switch_links(w->f, &w->links);
-	REQUIRE(w->links);
-}
-
-static void world_close(struct world *w)
-{
-	free(w->links);
-	dqr_lfts_free(w->t);
-	free(w->places);
-	dqr_fabric_free(w->f);
-}
-
-static struct dqr_vlayers *layers_of(const struct world *w)
+static struct dqr_vlayers *layers_of(const struct gen_world *w)
 {
 	struct dqr_vlayers *tl = NULL;
 	char err[256];
@@ -75,7 +35,7 @@ static struct dqr_vlayers *layers_of(const struct world *w)
 	return tl;
 }
 
-static struct dqr_fabric *cut_fabric(const struct world *w, uint32_t port)
+static struct dqr_fabric *cut_fabric(const struct gen_world *w, uint32_t port)
 {
 	struct dqr_fabric *cur = dqr_fabric_clone(w->f), *p;
 	struct dqr_topo_diff d;
@@ -155,12 +115,12 @@ static void test_every_link(const char *spec)
 	struct dqr_plan plan;
 	struct dqr_fabric *p;
 	struct dqr_lfts *t;
-	struct world w;
+	struct gen_world w;
 	uint32_t i, proved = 0, bad = 0, stages = 0;
 	uint32_t drains = 0;
 	char why[256];
 
-	world_open(&w, spec);
+	gen_world_open(&w, spec, DQR_REF_DOR_WRAP);
 	dqr_plan_init(&plan);
 	g = dqr_cdg_build(w.f, w.t);
 	REQUIRE(g);
@@ -210,7 +170,7 @@ static void test_every_link(const char *spec)
 	       "stages, %u drains\n", spec, proved, w.num_links, stages,
 	       drains);
 	dqr_plan_release(&plan);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 /* The switch that owns lid (its own LID or its CA's). */
@@ -227,7 +187,7 @@ static uint32_t lid_switch(const struct dqr_fabric *f, uint32_t lid)
 }
 
 /* A change that must not prove: refused, the list as it was. */
-static void refused(const struct world *w, struct dqr_vlayers *tl,
+static void refused(const struct gen_world *w, struct dqr_vlayers *tl,
 		    const struct dqr_vlayers_plan *tp, const struct dqr_lfts *t,
 		    const char *what)
 {
@@ -259,7 +219,8 @@ static void refused(const struct world *w, struct dqr_vlayers *tl,
  * first, stage 1 only withdraws and leaves a state that holds per layer,
  * and the rest replays clean from there to the new tables.
  */
-static void held_bad(const struct world *w, const struct dqr_vlayers_plan *tp,
+static void held_bad(const struct gen_world *w,
+		     const struct dqr_vlayers_plan *tp,
 		     const struct dqr_lfts *bad)
 {
 	struct dqr_plan_report rep;
@@ -306,12 +267,12 @@ static void test_bad_changes(void)
 	struct dqr_vlayers *tl;
 	struct dqr_vlayers_plan tp;
 	struct dqr_lfts *t;
-	struct world w;
+	struct gen_world w;
 	uint32_t lid, x, d, i;
 	unsigned p;
 	char why[256];
 
-	world_open(&w, "torus:5x5");
+	gen_world_open(&w, "torus:5x5", DQR_REF_DOR_WRAP);
 	tl = layers_of(&w);
 	dqr_vlayers_plan_init(&tp, tl, w.f);
 
@@ -354,7 +315,7 @@ static void test_bad_changes(void)
 	held_bad(&w, &tp, t);
 	dqr_lfts_free(t);
 	dqr_vlayers_free(tl);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 /*
@@ -371,10 +332,10 @@ static void test_withdraw(void)
 	struct dqr_plan plan;
 	struct dqr_fabric *p;
 	struct dqr_lfts *t;
-	struct world w;
+	struct gen_world w;
 	uint32_t i, two = 0, bad = 0;
 
-	world_open(&w, "torus:5x5");
+	gen_world_open(&w, "torus:5x5", DQR_REF_DOR_WRAP);
 	dqr_plan_init(&plan);
 	for (i = 0; i < w.num_links; i++) {
 		tl = layers_of(&w);
@@ -399,7 +360,7 @@ static void test_withdraw(void)
 	printf("without the list: %u of %u changes withdrawn first\n", two,
 	       w.num_links);
 	dqr_plan_release(&plan);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 static uint32_t rnd_state = 2026;
@@ -442,13 +403,13 @@ static void test_foreign_from(const char *spec, unsigned trials)
 	struct dqr_plan_report rep;
 	struct dqr_plan plan;
 	struct dqr_lfts *from;
-	struct world w;
+	struct gen_world w;
 	uint32_t lid, sw, k, n, node, proved = 0, refused = 0, bad = 0;
 	unsigned i, pn, np;
 	uint8_t nbr[16];
 	int r;
 
-	world_open(&w, spec);
+	gen_world_open(&w, spec, DQR_REF_DOR_WRAP);
 	dqr_plan_init(&plan);
 	for (i = 0; i < trials; i++) {
 		from = dqr_lfts_clone(w.t);
@@ -492,7 +453,7 @@ static void test_foreign_from(const char *spec, unsigned trials)
 	printf("%s: from foreign tables, %u plans proved (%u replay with a "
 	       "failing union), %u refused\n", spec, proved, bad, refused);
 	dqr_plan_release(&plan);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 int main(void)
