@@ -727,6 +727,38 @@ static uint8_t *lash_world(struct gen_world *w, const char *spec,
 }
 
 /*
+ * LASH's layers of w's routes (SLs sl, the given layers; moves below
+ * max_layers, none with 0) after the cable at port fails: repaired and
+ * verified, every layer acyclic.  The repair's answer; the caller frees
+ * *tl.
+ */
+static int lash_fault(const struct gen_world *w, const uint8_t *sl,
+		      unsigned layers, unsigned max_layers, uint32_t port,
+		      struct dqr_vlayers **tl, struct dqr_vlayers_stats *st,
+		      struct dqr_vlayers_verdict *v)
+{
+	struct dqr_fabric *p;
+	struct dqr_lfts *t;
+	char err[256] = "";
+	int r;
+
+	REQUIRE(dqr_vlayers_new_sl(w->f, &w->g, w->t, sl, layers, tl, err,
+				   sizeof(err)) == 0);
+	CHECK_EQ(dqr_vlayers_count(*tl), layers);
+	if (max_layers)
+		dqr_vlayers_allow_moves(*tl, max_layers);
+	t = dqr_lfts_clone(w->t);
+	REQUIRE(t);
+	p = cut_fabric(w, &port, 1);
+	r = dqr_vlayers_repair(*tl, p, t, st);
+	REQUIRE(r >= 0 && dqr_vlayers_verify(*tl, p, t, v) == 0);
+	CHECK(v->acyclic);
+	dqr_fabric_free(p);
+	dqr_lfts_free(t);
+	return r;
+}
+
+/*
  * LASH's layers of the same shortest routes (dqr_vlayers_new_sl):
  * an SL beyond the layers refused; every single cable fault leaves every
  * layer acyclic, and every pair reached whenever the repair says so; a
@@ -737,12 +769,10 @@ static void test_lash(const char *spec, unsigned min_ok)
 	struct dqr_vlayers_verdict v;
 	struct dqr_vlayers_stats st;
 	struct dqr_vlayers *tl, *again;
-	struct dqr_fabric *p;
-	struct dqr_lfts *t;
 	struct gen_world w;
 	uint8_t *sl;
 	unsigned layers;
-	uint32_t i, port, ok = 0, S;
+	uint32_t i, off, ok = 0, S;
 	char err[256] = "";
 	int r;
 
@@ -758,20 +788,9 @@ static void test_lash(const char *spec, unsigned min_ok)
 	REQUIRE(dqr_lash_vlayers(w.f, w.t, 8, sl, &layers, err,
 				 sizeof(err)) == 0);
 	for (i = 0; i < w.num_links; i++) {
-		port = w.links[i];
-		REQUIRE(dqr_vlayers_new_sl(w.f, &w.g, w.t, sl, layers,
-					   &tl, err, sizeof(err)) == 0);
-		CHECK_EQ(dqr_vlayers_count(tl), layers);
-		t = dqr_lfts_clone(w.t);
-		REQUIRE(t);
-		p = cut_fabric(&w, &port, 1);
-		r = dqr_vlayers_repair(tl, p, t, &st);
-		REQUIRE(r >= 0 && dqr_vlayers_verify(tl, p, t, &v) == 0);
-		CHECK(v.acyclic);
+		r = lash_fault(&w, sl, layers, 0, w.links[i], &tl, &st, &v);
 		CHECK(r || !v.unreachable);
 		ok += !r && !v.unreachable;
-		dqr_fabric_free(p);
-		dqr_lfts_free(t);
 		dqr_vlayers_free(tl);
 	}
 	CHECK(ok >= min_ok);
@@ -781,9 +800,9 @@ static void test_lash(const char *spec, unsigned min_ok)
 	REQUIRE(dqr_vlayers_new_like(tl, w.f, &w.g, w.t, &again, err,
 				     sizeof(err)) == 0);
 	CHECK_EQ(dqr_vlayers_count(again), layers);
-	for (i = 0, port = 0; i < S * S; i++)
-		port += dqr_vlayers_sl(again, i / S, i % S) != sl[i];
-	CHECK_EQ(port, 0);
+	for (i = 0, off = 0; i < S * S; i++)
+		off += dqr_vlayers_sl(again, i / S, i % S) != sl[i];
+	CHECK_EQ(off, 0);
 	dqr_vlayers_free(again);
 	dqr_vlayers_free(tl);
 	printf("%s: LASH on %u layers: %u of %u single cable faults "
@@ -824,27 +843,17 @@ static void test_lash_moves(const char *spec, unsigned max_layers)
 	struct dqr_vlayers_verdict v;
 	struct dqr_vlayers_stats st;
 	struct dqr_vlayers *tl, *again;
-	struct dqr_fabric *p;
-	struct dqr_lfts *t;
 	struct gen_world w;
 	uint8_t *sl;
 	unsigned layers;
-	uint32_t i, port, ok = 0, moved = 0;
+	uint32_t i, ok = 0, moved = 0;
 	char err[256] = "";
 	int r;
 
 	sl = lash_world(&w, spec, &layers);
 	for (i = 0; i < w.num_links; i++) {
-		port = w.links[i];
-		REQUIRE(dqr_vlayers_new_sl(w.f, &w.g, w.t, sl, layers,
-					   &tl, err, sizeof(err)) == 0);
-		dqr_vlayers_allow_moves(tl, max_layers);
-		t = dqr_lfts_clone(w.t);
-		REQUIRE(t);
-		p = cut_fabric(&w, &port, 1);
-		r = dqr_vlayers_repair(tl, p, t, &st);
-		REQUIRE(r >= 0 && dqr_vlayers_verify(tl, p, t, &v) == 0);
-		CHECK(v.acyclic);
+		r = lash_fault(&w, sl, layers, max_layers, w.links[i], &tl,
+			       &st, &v);
 		CHECK_EQ(v.unreachable, 0);
 		CHECK_EQ(r, 0);
 		ok += !r && !v.unreachable && v.acyclic;
@@ -862,8 +871,6 @@ static void test_lash_moves(const char *spec, unsigned max_layers)
 		} else {
 			CHECK_EQ(dqr_vlayers_moved(tl), 0);
 		}
-		dqr_fabric_free(p);
-		dqr_lfts_free(t);
 		dqr_vlayers_free(tl);
 	}
 	/* the faults that need a move are there: the test can fail */
