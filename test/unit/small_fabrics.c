@@ -12,6 +12,11 @@
 #include "small_fabrics.h"
 #include "unit.h"
 
+/*
+ * Only REQUIRE here: unit.h's counts are each file's own, so a failed
+ * CHECK in this file would not fail the test that called it.
+ */
+
 struct dqr_fabric *ring_fabric(unsigned n)
 {
 	struct dqr_fabric *f = dqr_fabric_new();
@@ -140,6 +145,27 @@ unsigned switch_port_to(const struct dqr_fabric *f, uint32_t a, uint32_t b)
 		if (dqr_peer_switch(f, dqr_port_index(f, node, pn)) == b)
 			return pn;
 	return 0;
+}
+
+struct dqr_fabric *cut_cables(const struct dqr_fabric *f,
+			      const uint32_t *cut, unsigned n,
+			      struct dqr_topo_diff *d)
+{
+	struct dqr_fabric *cur = dqr_fabric_clone(f), *p;
+	struct dqr_topo_diff own;
+	unsigned i;
+
+	REQUIRE(cur);
+	for (i = 0; i < n; i++)
+		dqr_fabric_unlink_port(cur, cut[i]);
+	p = dqr_fabric_project(f, cur, d ? d : &own);
+	REQUIRE(p);
+	dqr_fabric_free(cur);
+	if (!d) {
+		REQUIRE(own.links_missing == n);
+		dqr_topo_diff_release(&own);
+	}
+	return p;
 }
 
 void gen_grid(struct dqr_grid *g, const struct dqr_fabric *f,

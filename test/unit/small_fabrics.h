@@ -7,6 +7,7 @@
 #include "deps/dyn_order.h"
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
+#include "fabric/topo_diff.h"
 #include "fabric/topo_gen.h"
 #include "routing/ref_routing.h"
 #include "shape/grid_shape.h"
@@ -60,6 +61,16 @@ unsigned switch_port_to(const struct dqr_fabric *f, uint32_t a, uint32_t b);
  * index: a malloc'ed array in *out, its length returned (NULL: no memory).
  */
 uint32_t switch_links(const struct dqr_fabric *f, uint32_t **out);
+
+/*
+ * f without the cables at the ports cut[0 .. n) (port indices), in f's
+ * shape as the plug-in sees it after a sweep (dqr_fabric_project).  With
+ * d, what changed goes there for the caller to release; without, the n
+ * cables must be all that is missing.  A failure stops the test.
+ */
+struct dqr_fabric *cut_cables(const struct dqr_fabric *f,
+			      const uint32_t *cut, unsigned n,
+			      struct dqr_topo_diff *d);
 
 /*
  * The grid f was generated as (s, places), as the recogniser reads one:

@@ -181,18 +181,12 @@ static uint64_t changed_elsewhere(const struct world *w,
 static int step(struct dqr_recon *r, const uint32_t *cut, unsigned n,
 		const struct dqr_reroute_opts *o, struct dqr_recon_result *res)
 {
-	struct dqr_fabric *cur = dqr_fabric_clone(r->ref), *p;
 	struct dqr_topo_diff d;
+	struct dqr_fabric *p = cut_cables(r->ref, cut, n, &d);
 	struct dqr_verify_report v;
 	struct dqr_cdg *g;
-	unsigned i;
 	int ret;
 
-	REQUIRE(cur);
-	for (i = 0; i < n; i++)
-		dqr_fabric_unlink_port(cur, cut[i]);
-	p = dqr_fabric_project(r->ref, cur, &d);
-	REQUIRE(p);
 	CHECK(dqr_topo_diff_degraded_only(&d));
 	ret = dqr_recon_update(r, p, &d, o, res);
 	REQUIRE(ret == DQR_RECON_OK || ret == DQR_RECON_FAILED);
@@ -208,7 +202,6 @@ static int step(struct dqr_recon *r, const uint32_t *cut, unsigned n,
 	dqr_verify_report_free(&v);
 	dqr_topo_diff_release(&d);
 	dqr_fabric_free(p);
-	dqr_fabric_free(cur);
 	return ret;
 }
 

@@ -35,20 +35,6 @@ static struct dqr_vlayers *layers_of(const struct gen_world *w)
 	return tl;
 }
 
-static struct dqr_fabric *cut_fabric(const struct gen_world *w, uint32_t port)
-{
-	struct dqr_fabric *cur = dqr_fabric_clone(w->f), *p;
-	struct dqr_topo_diff d;
-
-	REQUIRE(cur);
-	dqr_fabric_unlink_port(cur, port);
-	p = dqr_fabric_project(w->f, cur, &d);
-	REQUIRE(p);
-	dqr_topo_diff_release(&d);
-	dqr_fabric_free(cur);
-	return p;
-}
-
 static int same_tables(const struct dqr_lfts *a, const struct dqr_lfts *b)
 {
 	uint32_t sw, lid;
@@ -134,7 +120,7 @@ static void test_every_link(const char *spec)
 		dqr_vlayers_plan_init(&tp, tl, w.f);
 		t = dqr_lfts_clone(w.t);
 		REQUIRE(t);
-		p = cut_fabric(&w, w.links[i]);
+		p = cut_cables(w.f, &w.links[i], 1, NULL);
 		REQUIRE(dqr_vlayers_repair(tl, p, t, &st) == 0);
 		REQUIRE(dqr_vlayers_verify(tl, p, t, &v) == 0);
 		CHECK(v.acyclic);
@@ -342,7 +328,7 @@ static void test_withdraw(void)
 		dqr_vlayers_plan_init(&tp, tl, w.f);
 		t = dqr_lfts_clone(w.t);
 		REQUIRE(t);
-		p = cut_fabric(&w, w.links[i]);
+		p = cut_cables(w.f, &w.links[i], 1, NULL);
 		REQUIRE(dqr_vlayers_repair(tl, p, t, &st) == 0);
 		CHECK_EQ(dqr_plan_change_vlayers(p, w.t, t, NULL, &tp.lay,
 						 &plan, &rep), 0);

@@ -187,25 +187,6 @@ static int crossed(const struct dqr_fabric *f, const struct dqr_lfts *t,
 	return 0;
 }
 
-/* The projection of w's fabric without the cables at cut[0 .. n). */
-static struct dqr_fabric *cut_fabric(const struct gen_world *w,
-				     const uint32_t *cut, unsigned n)
-{
-	struct dqr_fabric *cur = dqr_fabric_clone(w->f), *p;
-	struct dqr_topo_diff d;
-	unsigned i;
-
-	REQUIRE(cur);
-	for (i = 0; i < n; i++)
-		dqr_fabric_unlink_port(cur, cut[i]);
-	p = dqr_fabric_project(w->f, cur, &d);
-	REQUIRE(p);
-	CHECK_EQ(d.links_missing, n);
-	dqr_topo_diff_release(&d);
-	dqr_fabric_free(cur);
-	return p;
-}
-
 /*
  * 3.  Every single cable fault between switches: bypassed, verified, and
  * only DLIDs whose route crossed the cable changed, at most 3 entries
@@ -228,7 +209,7 @@ static void every_link(struct gen_world *wp, const char *spec)
 		tl = layers_of(&w, w.t);
 		t = dqr_lfts_clone(w.t);
 		REQUIRE(t);
-		p = cut_fabric(&w, &port, 1);
+		p = cut_cables(w.f, &port, 1, NULL);
 		CHECK_EQ(dqr_vlayers_repair(tl, p, t, &st), 0);
 		CHECK_EQ(st.links_failed, 1);
 		CHECK_EQ(st.links_bypassed, 1);
@@ -387,10 +368,10 @@ static void test_two_faults(const char *spec, unsigned samples)
 		tl = layers_of(&w, w.t);
 		t = dqr_lfts_clone(w.t);
 		REQUIRE(t);
-		p = cut_fabric(&w, cut, 1);
+		p = cut_cables(w.f, cut, 1, NULL);
 		CHECK_EQ(dqr_vlayers_repair(tl, p, t, &st), 0);
 		dqr_fabric_free(p);
-		p = cut_fabric(&w, cut, 2);
+		p = cut_cables(w.f, cut, 2, NULL);
 		r = dqr_vlayers_repair(tl, p, t, &st);
 		REQUIRE(r >= 0);
 		REQUIRE(dqr_vlayers_verify(tl, p, t, &v) == 0);
@@ -438,7 +419,7 @@ static void test_lost_switch(const char *spec)
 		tl = layers_of(&w, w.t);
 		t = dqr_lfts_clone(w.t);
 		REQUIRE(t);
-		p = cut_fabric(&w, cut, n);
+		p = cut_cables(w.f, cut, n, NULL);
 		CHECK_EQ(dqr_vlayers_repair(tl, p, t, &st), 0);
 		CHECK(st.lids_searched > 0);
 		CHECK_EQ(st.links_bypassed + st.links_searched,
@@ -663,7 +644,7 @@ static void test_local_path(void)
 			 lp.sw[i + 1]);
 	/* a cable of the path cut: that side no longer exists */
 	cut = dqr_port_index(w.f, w.f->switches[sw_at(&w, 0, 1, 0)], 1);
-	p = cut_fabric(&w, &cut, 1);
+	p = cut_cables(w.f, &cut, 1, NULL);
 	CHECK_EQ(dqr_local_path_aside(&n, p, a, 0, 0, 1, 0, &lp), 0);
 	dqr_fabric_free(p);
 
@@ -749,7 +730,7 @@ static int lash_fault(const struct gen_world *w, const uint8_t *sl,
 		dqr_vlayers_allow_moves(*tl, max_layers);
 	t = dqr_lfts_clone(w->t);
 	REQUIRE(t);
-	p = cut_fabric(w, &port, 1);
+	p = cut_cables(w->f, &port, 1, NULL);
 	r = dqr_vlayers_repair(*tl, p, t, st);
 	REQUIRE(r >= 0 && dqr_vlayers_verify(*tl, p, t, v) == 0);
 	CHECK(v->acyclic);
@@ -909,7 +890,7 @@ static void test_ecube_moves(const char *spec, unsigned samples)
 		t = dqr_lfts_clone(w.t);
 		REQUIRE(t);
 		for (k = 1; k <= 2; k++) {
-			p = cut_fabric(&w, cut, k);
+			p = cut_cables(w.f, cut, k, NULL);
 			CHECK_EQ(dqr_vlayers_repair(tl, p, t, &st), 0);
 			REQUIRE(dqr_vlayers_verify(tl, p, t, &v) == 0);
 			CHECK(v.acyclic);
