@@ -296,24 +296,22 @@ sl1=' | 0| 1| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0|'
 	echo "ports: in  0, out  0:$sl1"
 	echo 'sl2vl 0x0000000000000011 2 3 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0'
 } > "$out.vls2"
-expect 1 "stage 1 (reconfiguration 7): 2 entries: FAIL: dependency cycle of 3 (channel, VL) pairs: 0x0000000000000011\[1\] (ring1) VL 0 -> 0x0000000000000012\[1\] (ring2) VL 0 -> 0x0000000000000010\[1\] (ring0) VL 0 -> " \
-	-- --replay="$out.plan" --reconf=7 --vls="$out.vls1" "$ring" \
-	"$out.start"
-expect 0 "stage 1 (reconfiguration 7): 2 entries: OK$" -- \
-	--replay="$out.plan" --reconf=7 --vls="$out.vls2" "$ring" \
-	"$out.start"
-expect 0 "per VL: 13 dependencies on VLs 0 1: acyclic; on one VL: cyclic, not judged" \
-	-- --replay="$out.plan" --reconf=7 --vls="$out.vls2" "$ring" \
-	"$out.start"
-expect 0 "VLs from .*: 5 SL2VL tables, 4 path SLs (SL mask 0x0002)" -- \
-	--replay="$out.plan" --reconf=7 --vls="$out.vls2" "$ring" \
-	"$out.start"
-expect 0 '"vl":{"dependencies":13,"vl_mask":3,"cyclic":false,"cycle":\[\],"ok":true}}\],"failing_stages":0' \
-	-- --json --replay="$out.plan" --reconf=7 --vls="$out.vls2" "$ring" \
-	"$out.start"
-expect 1 '"cycle":\["0x0000000000000011\[1\] (ring1) VL 0",' -- --json \
-	--replay="$out.plan" --reconf=7 --vls="$out.vls1" "$ring" \
-	"$out.start"
+# replay_vls STATUS PATTERN VLS [OPTION]: the plan replayed from
+# $out.start as reconfiguration 7, with the VLs of $out.VLS.
+replay_vls() {
+	expect "$1" "$2" -- ${4:+"$4"} --replay="$out.plan" --reconf=7 \
+		--vls="$out.$3" "$ring" "$out.start"
+}
+replay_vls 1 "stage 1 (reconfiguration 7): 2 entries: FAIL: dependency cycle of 3 (channel, VL) pairs: 0x0000000000000011\[1\] (ring1) VL 0 -> 0x0000000000000012\[1\] (ring2) VL 0 -> 0x0000000000000010\[1\] (ring0) VL 0 -> " \
+	vls1
+replay_vls 0 "stage 1 (reconfiguration 7): 2 entries: OK$" vls2
+replay_vls 0 "per VL: 13 dependencies on VLs 0 1: acyclic; on one VL: cyclic, not judged" \
+	vls2
+replay_vls 0 "VLs from .*: 5 SL2VL tables, 4 path SLs (SL mask 0x0002)" \
+	vls2
+replay_vls 0 '"vl":{"dependencies":13,"vl_mask":3,"cyclic":false,"cycle":\[\],"ok":true}}\],"failing_stages":0' \
+	vls2 --json
+replay_vls 1 '"cycle":\["0x0000000000000011\[1\] (ring1) VL 0",' vls1 --json
 # the judgement --vl-layers makes, from its own dump: replayed as one
 # stage that changes nothing, the VLs of ftree2-uturn are acyclic with
 # its 24 + 6 dependencies, and those of ftree2-vl1-cycle (22 + 6 + 7)
