@@ -348,18 +348,19 @@ expect 0 "per VL: 16 dependencies on VLs 0: acyclic; on one VL: acyclic" \
 	"$data/tiny.fts"
 expect 0 "^dependencies: 16$" -- "$data/tiny.ibnd" "$data/tiny.fts"
 # malformed VL files: status 2 and file:line
-printf 'path_sl 3 7 1\n' > "$out.bad"
-expect 2 "$out.bad:1: DLID 7 is no port's LID in the topology" -- \
-	--replay="$out.plan" --vls="$out.bad" "$ring" "$out.start"
-printf 'sl2vl 0x12 1 5 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n' > "$out.bad"
-expect 2 "$out.bad:1: bad out port '5' (0 .. 4)" -- \
-	--replay="$out.plan" --vls="$out.bad" "$ring" "$out.start"
-printf 'path_sl 3 2 1\n# x\npath_sl 3 2 0\n' > "$out.bad"
-expect 2 "$out.bad:3: path SL listed twice (first at line 1)" -- \
-	--replay="$out.plan" --vls="$out.bad" "$ring" "$out.start"
-printf 'ports: in  0, out  1: | 0| 1|\n' > "$out.bad"
-expect 2 "$out.bad:1: ports: line before any" -- \
-	--replay="$out.plan" --vls="$out.bad" "$ring" "$out.start"
+# bad_vls TEXT MESSAGE: a VL file of TEXT (printf %b) is refused with
+# file:MESSAGE.
+bad_vls() {
+	printf '%b' "$1" > "$out.bad"
+	expect 2 "$out.bad:$2" -- --replay="$out.plan" --vls="$out.bad" \
+		"$ring" "$out.start"
+}
+bad_vls 'path_sl 3 7 1\n' "1: DLID 7 is no port's LID in the topology"
+bad_vls 'sl2vl 0x12 1 5 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n' \
+	"1: bad out port '5' (0 .. 4)"
+bad_vls 'path_sl 3 2 1\n# x\npath_sl 3 2 0\n' \
+	"3: path SL listed twice (first at line 1)"
+bad_vls 'ports: in  0, out  1: | 0| 1|\n' "1: ports: line before any"
 expect 2 "--vls does not go with --vl-layers" -- --vls="$out.vls2" \
 	--vl-layers "$ring" "$out.start"
 
