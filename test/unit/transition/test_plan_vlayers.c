@@ -35,6 +35,37 @@ static struct dqr_vlayers *layers_of(const struct gen_world *w)
 	return tl;
 }
 
+/*
+ * w's layers after the cable at port failed: the fabric p as the sweep
+ * sees it, and in t w's tables repaired on tl's layers.
+ */
+struct fault {
+	struct dqr_vlayers *tl;
+	struct dqr_vlayers_plan tp;
+	struct dqr_fabric *p;
+	struct dqr_lfts *t;
+};
+
+static void fault_open(struct fault *x, const struct gen_world *w,
+		       uint32_t port)
+{
+	struct dqr_vlayers_stats st;
+
+	x->tl = layers_of(w);
+	dqr_vlayers_plan_init(&x->tp, x->tl, w->f);
+	x->t = dqr_lfts_clone(w->t);
+	REQUIRE(x->t);
+	x->p = cut_cables(w->f, &port, 1, NULL);
+	REQUIRE(dqr_vlayers_repair(x->tl, x->p, x->t, &st) == 0);
+}
+
+static void fault_close(struct fault *x)
+{
+	dqr_fabric_free(x->p);
+	dqr_lfts_free(x->t);
+	dqr_vlayers_free(x->tl);
+}
+
 static int same_tables(const struct dqr_lfts *a, const struct dqr_lfts *b)
 {
 	uint32_t sw, lid;
@@ -90,18 +121,14 @@ static uint32_t replay(const struct dqr_fabric *f, const struct dqr_lfts *from,
  */
 static void test_every_link(const char *spec)
 {
-	struct dqr_vlayers *tl;
 	struct dqr_channel_list one = { 0 };
 	struct dqr_cycle cyc = { 0 };
 	struct dqr_cdg *g;
 	struct dqr_vlayers_verdict v;
-	struct dqr_vlayers_stats st;
-	struct dqr_vlayers_plan tp;
 	struct dqr_plan_report rep;
 	struct dqr_plan plan;
-	struct dqr_fabric *p;
-	struct dqr_lfts *t;
 	struct gen_world w;
+	struct fault x;
 	uint32_t i, proved = 0, bad = 0, stages = 0;
 	uint32_t drains = 0;
 	char why[256];
@@ -116,39 +143,32 @@ static void test_every_link(const char *spec)
 	dqr_cycle_free(&cyc);
 	dqr_cdg_free(g);
 	for (i = 0; i < w.num_links; i++) {
-		tl = layers_of(&w);
-		dqr_vlayers_plan_init(&tp, tl, w.f);
-		t = dqr_lfts_clone(w.t);
-		REQUIRE(t);
-		p = cut_cables(w.f, &w.links[i], 1, NULL);
-		REQUIRE(dqr_vlayers_repair(tl, p, t, &st) == 0);
-		REQUIRE(dqr_vlayers_verify(tl, p, t, &v) == 0);
+		fault_open(&x, &w, w.links[i]);
+		REQUIRE(dqr_vlayers_verify(x.tl, x.p, x.t, &v) == 0);
 		CHECK(v.acyclic);
 		/* the generic check agrees with torus_layers' own */
-		CHECK_EQ(dqr_union_vlayers_ok(p, t, t, &tp.lay, why,
+		CHECK_EQ(dqr_union_vlayers_ok(x.p, x.t, x.t, &x.tp.lay, why,
 					      sizeof(why)), v.acyclic);
-		CHECK_EQ(dqr_union_vlayers_ok(p, w.t, w.t, &tp.lay, why,
+		CHECK_EQ(dqr_union_vlayers_ok(x.p, w.t, w.t, &x.tp.lay, why,
 					      sizeof(why)), 1);
-		CHECK_EQ(dqr_union_vlayers_ok(p, t, t, NULL, why,
+		CHECK_EQ(dqr_union_vlayers_ok(x.p, x.t, x.t, NULL, why,
 					      sizeof(why)), 0);
-		CHECK_EQ(dqr_plan_proved(p, w.t, t, NULL, 0, NULL, &plan,
+		CHECK_EQ(dqr_plan_proved(x.p, w.t, x.t, NULL, 0, NULL, &plan,
 					 &rep), 0);
-		if (dqr_plan_proved_vlayers(p, w.t, t, NULL, 0,
-					    dqr_vlayers_list(tl), &tp.lay,
-					    &plan, &rep) == 1) {
+		if (dqr_plan_proved_vlayers(x.p, w.t, x.t, NULL, 0,
+					    dqr_vlayers_list(x.tl),
+					    &x.tp.lay, &plan, &rep) == 1) {
 			proved++;
 			CHECK(rep.proved && rep.safe);
 			CHECK(rep.entries > 0);
-			bad += replay(p, w.t, t, &plan, &tp.lay);
+			bad += replay(x.p, w.t, x.t, &plan, &x.tp.lay);
 			stages += plan.num_stages;
 			drains += dqr_plan_drains(&plan);
 		} else {
 			fprintf(stderr, "%s, cable %u: %s\n", spec, i,
 				rep.reason);
 		}
-		dqr_fabric_free(p);
-		dqr_lfts_free(t);
-		dqr_vlayers_free(tl);
+		fault_close(&x);
 	}
 	CHECK_EQ(proved, w.num_links);
 	CHECK_EQ(bad, 0);
@@ -311,35 +331,24 @@ static void test_bad_changes(void)
  */
 static void test_withdraw(void)
 {
-	struct dqr_vlayers *tl;
-	struct dqr_vlayers_stats st;
-	struct dqr_vlayers_plan tp;
 	struct dqr_plan_report rep;
 	struct dqr_plan plan;
-	struct dqr_fabric *p;
-	struct dqr_lfts *t;
 	struct gen_world w;
+	struct fault x;
 	uint32_t i, two = 0, bad = 0;
 
 	gen_world_open(&w, "torus:5x5", DQR_REF_DOR_WRAP);
 	dqr_plan_init(&plan);
 	for (i = 0; i < w.num_links; i++) {
-		tl = layers_of(&w);
-		dqr_vlayers_plan_init(&tp, tl, w.f);
-		t = dqr_lfts_clone(w.t);
-		REQUIRE(t);
-		p = cut_cables(w.f, &w.links[i], 1, NULL);
-		REQUIRE(dqr_vlayers_repair(tl, p, t, &st) == 0);
-		CHECK_EQ(dqr_plan_change_vlayers(p, w.t, t, NULL, &tp.lay,
-						 &plan, &rep), 0);
+		fault_open(&x, &w, w.links[i]);
+		CHECK_EQ(dqr_plan_change_vlayers(x.p, w.t, x.t, NULL,
+						 &x.tp.lay, &plan, &rep), 0);
 		CHECK(rep.safe && !rep.proved);
 		CHECK(strstr(rep.reason, "no channel list") != NULL);
 		CHECK_EQ(plan.num_stages, rep.withdrawn ? 2 : 1);
 		two += rep.withdrawn > 0;
-		bad += replay(p, w.t, t, &plan, &tp.lay);
-		dqr_fabric_free(p);
-		dqr_lfts_free(t);
-		dqr_vlayers_free(tl);
+		bad += replay(x.p, w.t, x.t, &plan, &x.tp.lay);
+		fault_close(&x);
 	}
 	CHECK(two > 0);
 	CHECK_EQ(bad, 0);
