@@ -37,77 +37,6 @@ static int is_channel(const struct dqr_dyn_order *d, uint32_t v)
 	return v < d->num_vertices && d->pos[v] != DQR_NONE;
 }
 
-/* The two sides of a search met at channel m: b reaches m, m reaches a. */
-static int meet(struct dqr_dyn_order *d, uint32_t m)
-{
-	d->last_meet = m;
-	return 1;
-}
-
-/*
- * One step of the forward search: v's live successors below position ub
- * join fwd (*n of them so far).  1 when one of them was found by the
- * backward search (marked epoch + 1; a itself is from the start): b then
- * reaches a, a cycle.
- *
- * The loops read the CSR and the added list directly: a shared
- * neighbour cursor made the searches twice as slow.
- */
-static inline int step_forward(struct dqr_dyn_order *d, uint32_t v,
-			       uint32_t ub, uint32_t *n)
-{
-	uint32_t fm = d->epoch, bm = fm + 1, w, e;
-	uint64_t k;
-
-	for (k = d->succ_off[v]; k < d->succ_off[v + 1]; k++) {
-		w = d->succ[k];
-		if (d->pos[w] > ub || d->seen[w] == fm || !live_edge(d, v, w))
-			continue;
-		if (d->seen[w] == bm)
-			return meet(d, w);
-		d->seen[w] = fm;
-		d->fwd[(*n)++] = w;
-	}
-	for (e = d->add_succ[v]; e != DQR_NONE; e = d->edges[e].next_succ) {
-		w = d->edges[e].to;
-		if (d->pos[w] > ub || d->seen[w] == fm || !live_edge(d, v, w))
-			continue;
-		if (d->seen[w] == bm)
-			return meet(d, w);
-		d->seen[w] = fm;
-		d->fwd[(*n)++] = w;
-	}
-	return 0;
-}
-
-/* The backward step: v's live predecessors above position lb join bwd. */
-static inline int step_backward(struct dqr_dyn_order *d, uint32_t v,
-				uint32_t lb, uint32_t *n)
-{
-	uint32_t fm = d->epoch, bm = fm + 1, u, e;
-	uint64_t k;
-
-	for (k = d->pred_off[v]; k < d->pred_off[v + 1]; k++) {
-		u = d->pred[k];
-		if (d->pos[u] < lb || d->seen[u] == bm || !live_edge(d, u, v))
-			continue;
-		if (d->seen[u] == fm)
-			return meet(d, u);
-		d->seen[u] = bm;
-		d->bwd[(*n)++] = u;
-	}
-	for (e = d->add_pred[v]; e != DQR_NONE; e = d->edges[e].next_pred) {
-		u = d->edges[e].from;
-		if (d->pos[u] < lb || d->seen[u] == bm || !live_edge(d, u, v))
-			continue;
-		if (d->seen[u] == fm)
-			return meet(d, u);
-		d->seen[u] = bm;
-		d->bwd[(*n)++] = u;
-	}
-	return 0;
-}
-
 /*
  * Does b reach a (live, pos[a] > pos[b])?  DQR asks mostly about turns
  * it must refuse, and a forward search alone visits all that b reaches
@@ -129,7 +58,7 @@ static uint32_t search_both(struct dqr_dyn_order *d, uint32_t a, uint32_t b,
 			    uint32_t *nb, int complete)
 {
 	uint32_t ub = d->pos[a], lb = d->pos[b], nf = 1, fi = 0, bi = 0;
-	int met = 0;
+	uint32_t met = DQR_NONE;
 
 	new_search(d);
 	d->seen[b] = d->epoch;
@@ -137,14 +66,15 @@ static uint32_t search_both(struct dqr_dyn_order *d, uint32_t a, uint32_t b,
 	d->seen[a] = d->epoch + 1;
 	d->bwd[0] = a;
 	*nb = 1;
-	while (fi < nf && bi < *nb && !met) {
+	while (fi < nf && bi < *nb && met == DQR_NONE) {
 		if (nf - fi <= *nb - bi)
-			met = step_forward(d, d->fwd[fi++], ub, &nf);
+			met = dyn_step(d, d->fwd[fi++], 1, ub, 0, &nf);
 		else
-			met = step_backward(d, d->bwd[bi++], lb, nb);
+			met = dyn_step(d, d->bwd[bi++], 0, lb, 0, nb);
 	}
-	if (met) {
+	if (met != DQR_NONE) {
 		/* what the backward side found reaches a: dyn_reach_keep() */
+		d->last_meet = met;
 		d->last_nb = *nb;
 		d->last_bi = bi;
 		return UINT32_MAX;
@@ -153,9 +83,9 @@ static uint32_t search_both(struct dqr_dyn_order *d, uint32_t a, uint32_t b,
 		return nf;
 	/* one side is whole and met nothing: the other cannot meet it */
 	while (fi < nf)
-		step_forward(d, d->fwd[fi++], ub, &nf);
+		dyn_step(d, d->fwd[fi++], 1, ub, 0, &nf);
 	while (bi < *nb)
-		step_backward(d, d->bwd[bi++], lb, nb);
+		dyn_step(d, d->bwd[bi++], 0, lb, 0, nb);
 	return nf;
 }
 

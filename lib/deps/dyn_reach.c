@@ -83,35 +83,19 @@ static inline void visit(struct dqr_dyn_order *d, uint64_t *set,
 static void closure(struct dqr_dyn_order *d, uint32_t v, uint64_t *set,
 		    int forward)
 {
-	uint32_t head = 0, tail = 0, u, w, e;
-	uint64_t k;
+	uint32_t head = 0, tail = 0, u, w;
 
 	memset(set, 0, sizeof(uint64_t) * ((d->num_vertices + 63) / 64));
 	set[v >> 6] |= 1ull << (v & 63);
 	d->fwd[tail++] = v;
 	while (head < tail) {
 		u = d->fwd[head++];
-		if (forward) {
-			for (k = d->succ_off[u]; k < d->succ_off[u + 1]; k++) {
-				w = d->succ[k];
-				visit(d, set, &tail, w, u, w);
-			}
-			for (e = d->add_succ[u]; e != DQR_NONE;
-			     e = d->edges[e].next_succ) {
-				w = d->edges[e].to;
-				visit(d, set, &tail, w, u, w);
-			}
-			continue;
-		}
-		for (k = d->pred_off[u]; k < d->pred_off[u + 1]; k++) {
-			w = d->pred[k];
-			visit(d, set, &tail, w, w, u);
-		}
-		for (e = d->add_pred[u]; e != DQR_NONE;
-		     e = d->edges[e].next_pred) {
-			w = d->edges[e].from;
-			visit(d, set, &tail, w, w, u);
-		}
+		if (forward)
+			DYN_FOR_EACH_DEP(d, u, 1, w,
+					 visit(d, set, &tail, w, u, w););
+		else
+			DYN_FOR_EACH_DEP(d, u, 0, w,
+					 visit(d, set, &tail, w, w, u););
 	}
 }
 
@@ -262,55 +246,16 @@ void dyn_reach_keep(struct dqr_dyn_order *d, uint32_t a, uint32_t b)
 static int reach_step(struct dqr_dyn_order *d, uint32_t k)
 {
 	struct dqr_dyn_reach *r = &d->reach[k];
-	uint32_t v = r->set[r->done++], bit = 1u << k, u, e;
-	uint64_t j;
+	uint32_t v = r->set[r->done++], bit = 1u << k, u;
 
-	for (j = d->pred_off[v]; j < d->pred_off[v + 1]; j++) {
-		u = d->pred[j];
+	DYN_FOR_EACH_DEP(d, v, 0, u,
 		if (d->pos[u] < r->lb || (d->reach_bits[u] & bit) ||
 		    !live_edge(d, u, v))
 			continue;
 		if (d->seen[u] == d->epoch)
 			return 1;
 		reach_add(d, k, u);
-	}
-	for (e = d->add_pred[v]; e != DQR_NONE; e = d->edges[e].next_pred) {
-		u = d->edges[e].from;
-		if (d->pos[u] < r->lb || (d->reach_bits[u] & bit) ||
-		    !live_edge(d, u, v))
-			continue;
-		if (d->seen[u] == d->epoch)
-			return 1;
-		reach_add(d, k, u);
-	}
-	return 0;
-}
-
-/* The forward step against slot k; 1 when v leads to a channel in it. */
-static int reach_forward(struct dqr_dyn_order *d, uint32_t k, uint32_t v,
-			 uint32_t ub, uint32_t *n)
-{
-	uint32_t fm = d->epoch, bit = 1u << k, w, e;
-	uint64_t j;
-
-	for (j = d->succ_off[v]; j < d->succ_off[v + 1]; j++) {
-		w = d->succ[j];
-		if (d->pos[w] > ub || d->seen[w] == fm || !live_edge(d, v, w))
-			continue;
-		if (d->reach_bits[w] & bit)
-			return 1;
-		d->seen[w] = fm;
-		d->fwd[(*n)++] = w;
-	}
-	for (e = d->add_succ[v]; e != DQR_NONE; e = d->edges[e].next_succ) {
-		w = d->edges[e].to;
-		if (d->pos[w] > ub || d->seen[w] == fm || !live_edge(d, v, w))
-			continue;
-		if (d->reach_bits[w] & bit)
-			return 1;
-		d->seen[w] = fm;
-		d->fwd[(*n)++] = w;
-	}
+	);
 	return 0;
 }
 
@@ -353,7 +298,8 @@ int dyn_reach_refuses(struct dqr_dyn_order *d, uint32_t a, uint32_t b)
 		if (r->done < r->len && r->len - r->done < nf - fi) {
 			if (reach_step(d, k))
 				return 1;
-		} else if (reach_forward(d, k, d->fwd[fi++], ub, &nf)) {
+		} else if (dyn_step(d, d->fwd[fi++], 1, ub, 1u << k,
+				    &nf) != DQR_NONE) {
 			return 1;
 		}
 	}

@@ -22,6 +22,19 @@
 [ -n "${FAULT:-}" ] || FAULT='"sw-L1-0000"[5]'
 [ -n "${FAULT2:-}" ] || FAULT2='"sw-L2-0004"[5]'
 
+# unlink_judged LINK NAME: LINK fails, the plugin starts a transition
+# for it; the tables are then read back as NAME and must hold.
+unlink_judged() {
+	local n
+
+	n=$(it_count "dqr: transition [0-9]+ \(")
+	it_ibsim_cmd "Unlink $1"
+	it_wait_log "dqr: transition [0-9]+ \(" $((n + 1)) 60
+	it_settle
+	it_readback "$HOST" "$2"
+	it_judge "$2" --pairs=all
+}
+
 it_setup
 DUMP="$W/dqr-transition.dump"
 it_start_ibsim "$NET"
@@ -32,12 +45,7 @@ it_settle
 grep -q "dqr: first sweep as master: .*route nothing yet" "$W/osm.log" ||
 	it_fail "a fabric no SM had routed was not read as such"
 
-n=$(it_count "dqr: transition [0-9]+ \(")
-it_ibsim_cmd "Unlink $FAULT"
-it_wait_log "dqr: transition [0-9]+ \(" $((n + 1)) 60
-it_settle
-it_readback "$HOST" held
-it_judge held --pairs=all
+unlink_judged "$FAULT" held
 seen=$(wc -l < "$DUMP")
 it_stop_opensm first.log
 
@@ -84,12 +92,7 @@ for id in $(cut -d' ' -f1 "$W/restart.plan" | sort -u); do
 done
 
 # --- a rebalance ---------------------------------------------------------
-n=$(it_count "dqr: transition [0-9]+ \(")
-it_ibsim_cmd "Unlink $FAULT2"
-it_wait_log "dqr: transition [0-9]+ \(" $((n + 1)) 60
-it_settle
-it_readback "$HOST" repaired
-it_judge repaired --pairs=all
+unlink_judged "$FAULT2" repaired
 seen=$(wc -l < "$DUMP")
 : > "$W/dqr-rebalance"
 kill -HUP "$OSM_PID"

@@ -301,24 +301,22 @@ sl1=' | 0| 1| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0|'
 	echo "ports: in  0, out  0:$sl1"
 	echo 'sl2vl 0x0000000000000011 2 3 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0'
 } > "$out.vls2"
-expect 1 "stage 1 (reconfiguration 7): 2 entries: FAIL: dependency cycle of 3 (channel, VL) pairs: 0x0000000000000011\[1\] (ring1) VL 0 -> 0x0000000000000012\[1\] (ring2) VL 0 -> 0x0000000000000010\[1\] (ring0) VL 0 -> " \
-	-- --replay="$out.plan" --reconf=7 --vls="$out.vls1" "$ring" \
-	"$out.start"
-expect 0 "stage 1 (reconfiguration 7): 2 entries: OK$" -- \
-	--replay="$out.plan" --reconf=7 --vls="$out.vls2" "$ring" \
-	"$out.start"
-expect 0 "per VL: 13 dependencies on VLs 0 1: acyclic; on one VL: cyclic, not judged" \
-	-- --replay="$out.plan" --reconf=7 --vls="$out.vls2" "$ring" \
-	"$out.start"
-expect 0 "VLs from .*: 5 SL2VL tables, 4 path SLs (SL mask 0x0002)" -- \
-	--replay="$out.plan" --reconf=7 --vls="$out.vls2" "$ring" \
-	"$out.start"
-expect 0 '"vl":{"dependencies":13,"vl_mask":3,"cyclic":false,"cycle":\[\],"ok":true}}\],"failing_stages":0' \
-	-- --json --replay="$out.plan" --reconf=7 --vls="$out.vls2" "$ring" \
-	"$out.start"
-expect 1 '"cycle":\["0x0000000000000011\[1\] (ring1) VL 0",' -- --json \
-	--replay="$out.plan" --reconf=7 --vls="$out.vls1" "$ring" \
-	"$out.start"
+# replay_vls STATUS PATTERN VLS [OPTION]: the plan replayed from
+# $out.start as reconfiguration 7, with the VLs of $out.VLS.
+replay_vls() {
+	expect "$1" "$2" -- ${4:+"$4"} --replay="$out.plan" --reconf=7 \
+		--vls="$out.$3" "$ring" "$out.start"
+}
+replay_vls 1 "stage 1 (reconfiguration 7): 2 entries: FAIL: dependency cycle of 3 (channel, VL) pairs: 0x0000000000000011\[1\] (ring1) VL 0 -> 0x0000000000000012\[1\] (ring2) VL 0 -> 0x0000000000000010\[1\] (ring0) VL 0 -> " \
+	vls1
+replay_vls 0 "stage 1 (reconfiguration 7): 2 entries: OK$" vls2
+replay_vls 0 "per VL: 13 dependencies on VLs 0 1: acyclic; on one VL: cyclic, not judged" \
+	vls2
+replay_vls 0 "VLs from .*: 5 SL2VL tables, 4 path SLs (SL mask 0x0002)" \
+	vls2
+replay_vls 0 '"vl":{"dependencies":13,"vl_mask":3,"cyclic":false,"cycle":\[\],"ok":true}}\],"failing_stages":0' \
+	vls2 --json
+replay_vls 1 '"cycle":\["0x0000000000000011\[1\] (ring1) VL 0",' vls1 --json
 # the judgement --vl-layers makes, from its own dump: replayed as one
 # stage that changes nothing, the VLs of ftree2-uturn are acyclic with
 # its 24 + 6 dependencies, and those of ftree2-vl1-cycle (22 + 6 + 7)
@@ -355,18 +353,19 @@ expect 0 "per VL: 16 dependencies on VLs 0: acyclic; on one VL: acyclic" \
 	"$data/tiny.fts"
 expect 0 "^dependencies: 16$" -- "$data/tiny.ibnd" "$data/tiny.fts"
 # malformed VL files: status 2 and file:line
-printf 'path_sl 3 7 1\n' > "$out.bad"
-expect 2 "$out.bad:1: DLID 7 is no port's LID in the topology" -- \
-	--replay="$out.plan" --vls="$out.bad" "$ring" "$out.start"
-printf 'sl2vl 0x12 1 5 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n' > "$out.bad"
-expect 2 "$out.bad:1: bad out port '5' (0 .. 4)" -- \
-	--replay="$out.plan" --vls="$out.bad" "$ring" "$out.start"
-printf 'path_sl 3 2 1\n# x\npath_sl 3 2 0\n' > "$out.bad"
-expect 2 "$out.bad:3: path SL listed twice (first at line 1)" -- \
-	--replay="$out.plan" --vls="$out.bad" "$ring" "$out.start"
-printf 'ports: in  0, out  1: | 0| 1|\n' > "$out.bad"
-expect 2 "$out.bad:1: ports: line before any" -- \
-	--replay="$out.plan" --vls="$out.bad" "$ring" "$out.start"
+# bad_vls TEXT MESSAGE: a VL file of TEXT (printf %b) is refused with
+# file:MESSAGE.
+bad_vls() {
+	printf '%b' "$1" > "$out.bad"
+	expect 2 "$out.bad:$2" -- --replay="$out.plan" --vls="$out.bad" \
+		"$ring" "$out.start"
+}
+bad_vls 'path_sl 3 7 1\n' "1: DLID 7 is no port's LID in the topology"
+bad_vls 'sl2vl 0x12 1 5 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n' \
+	"1: bad out port '5' (0 .. 4)"
+bad_vls 'path_sl 3 2 1\n# x\npath_sl 3 2 0\n' \
+	"3: path SL listed twice (first at line 1)"
+bad_vls 'ports: in  0, out  1: | 0| 1|\n' "1: ports: line before any"
 expect 2 "--vls does not go with --vl-layers" -- --vls="$out.vls2" \
 	--vl-layers "$ring" "$out.start"
 

@@ -1,15 +1,21 @@
 /*
  * small_fabrics.c - rings with clockwise and line routing, fabrics from
- * generator specs and topology files, their switch-to-switch cables, and
- * the channel list of a routing.
+ * generator specs and topology files, their switch-to-switch cables, the
+ * grids and routes of generated ones, and the channel list of a routing.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "deps/channel_list.h"
 #include "io/topo_read.h"
 #include "small_fabrics.h"
 #include "unit.h"
+
+/*
+ * Only REQUIRE here: unit.h's counts are each file's own, so a failed
+ * CHECK in this file would not fail the test that called it.
+ */
 
 struct dqr_fabric *ring_fabric(unsigned n)
 {
@@ -139,6 +145,68 @@ unsigned switch_port_to(const struct dqr_fabric *f, uint32_t a, uint32_t b)
 		if (dqr_peer_switch(f, dqr_port_index(f, node, pn)) == b)
 			return pn;
 	return 0;
+}
+
+struct dqr_fabric *cut_cables(const struct dqr_fabric *f,
+			      const uint32_t *cut, unsigned n,
+			      struct dqr_topo_diff *d)
+{
+	struct dqr_fabric *cur = dqr_fabric_clone(f), *p;
+	struct dqr_topo_diff own;
+	unsigned i;
+
+	REQUIRE(cur);
+	for (i = 0; i < n; i++)
+		dqr_fabric_unlink_port(cur, cut[i]);
+	p = dqr_fabric_project(f, cur, d ? d : &own);
+	REQUIRE(p);
+	dqr_fabric_free(cur);
+	if (!d) {
+		REQUIRE(own.links_missing == n);
+		dqr_topo_diff_release(&own);
+	}
+	return p;
+}
+
+void gen_grid(struct dqr_grid *g, const struct dqr_fabric *f,
+	      const struct dqr_gen_spec *s, struct dqr_gen_place *places)
+{
+	unsigned k;
+
+	memset(g, 0, sizeof(*g));
+	g->kind = s->kind == DQR_GEN_TORUS ? DQR_GRID_TORUS : DQR_GRID_MESH;
+	g->ndims = s->ndims;
+	for (k = 0; s->kind != DQR_GEN_HYPERCUBE && k < s->ndims &&
+	     k < DQR_GEN_MAX_DIMS; k++) {
+		g->dims[k] = s->dims[k];
+		g->wrap[k] = s->kind == DQR_GEN_TORUS && s->dims[k] > 2;
+	}
+	g->spec = *s;
+	g->place = places;
+	g->num_switches = f->num_switches;
+}
+
+void gen_world_open(struct gen_world *w, const char *spec,
+		    enum dqr_ref_kind kind)
+{
+	char err[256];
+
+	memset(w, 0, sizeof(*w));
+	w->f = gen_fabric(spec, &w->s, &w->places);
+	REQUIRE(w->f);
+	REQUIRE(dqr_ref_route(w->f, &w->s, w->places, kind, &w->t, err,
+			      sizeof(err)) == 0);
+	gen_grid(&w->g, w->f, &w->s, w->places);
+	w->num_links = switch_links(w->f, &w->links);
+	REQUIRE(w->links);
+}
+
+void gen_world_close(struct gen_world *w)
+{
+	free(w->links);
+	dqr_lfts_free(w->t);
+	free(w->places);
+	dqr_fabric_free(w->f);
 }
 
 uint32_t switch_links(const struct dqr_fabric *f, uint32_t **out)

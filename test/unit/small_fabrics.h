@@ -7,7 +7,10 @@
 #include "deps/dyn_order.h"
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
+#include "fabric/topo_diff.h"
 #include "fabric/topo_gen.h"
+#include "routing/ref_routing.h"
+#include "shape/grid_shape.h"
 
 /*
  * A ring of n switches, switch i with LID i + 1, port 1 towards i + 1,
@@ -58,6 +61,42 @@ unsigned switch_port_to(const struct dqr_fabric *f, uint32_t a, uint32_t b);
  * index: a malloc'ed array in *out, its length returned (NULL: no memory).
  */
 uint32_t switch_links(const struct dqr_fabric *f, uint32_t **out);
+
+/*
+ * f without the cables at the ports cut[0 .. n) (port indices), in f's
+ * shape as the plug-in sees it after a sweep (dqr_fabric_project).  With
+ * d, what changed goes there for the caller to release; without, the n
+ * cables must be all that is missing.  A failure stops the test.
+ */
+struct dqr_fabric *cut_cables(const struct dqr_fabric *f,
+			      const uint32_t *cut, unsigned n,
+			      struct dqr_topo_diff *d);
+
+/*
+ * The grid f was generated as (s, places), as the recogniser reads one:
+ * a torus's rings of more than 2 switches wrap.  A hypercube's
+ * dimensions are bits, not grid dimensions: it gets none.
+ */
+void gen_grid(struct dqr_grid *g, const struct dqr_fabric *f,
+	      const struct dqr_gen_spec *s, struct dqr_gen_place *places);
+
+/*
+ * A generated fabric routed by a reference routing, the grid it was
+ * generated as and its switch-to-switch cables (switch_links()).
+ */
+struct gen_world {
+	struct dqr_gen_spec s;
+	struct dqr_gen_place *places;
+	struct dqr_fabric *f;
+	struct dqr_lfts *t;
+	struct dqr_grid g;
+	uint32_t *links, num_links;
+};
+
+/* Builds w of spec routed by kind; a failure stops the test. */
+void gen_world_open(struct gen_world *w, const char *spec,
+		    enum dqr_ref_kind kind);
+void gen_world_close(struct gen_world *w);
 
 /*
  * The topology of test/data/name, or of text read as a file "inline"; NULL

@@ -62,7 +62,6 @@ static struct dqr_mesh_plugin *plugin_of(struct world *w)
 	struct dqr_grid *g, own;
 	struct dqr_mesh_plugin *mp;
 	char err[256];
-	unsigned k;
 
 	REQUIRE(dqr_grid_detect(w->f, &g, err, sizeof(err)) == 0);
 	if (g->kind != DQR_GRID_HYPERCUBE) {
@@ -71,16 +70,7 @@ static struct dqr_mesh_plugin *plugin_of(struct world *w)
 		return mp;
 	}
 	dqr_grid_free(g);
-	memset(&own, 0, sizeof(own));
-	own.kind = w->s.kind == DQR_GEN_TORUS ? DQR_GRID_TORUS : DQR_GRID_MESH;
-	own.ndims = w->s.ndims;
-	for (k = 0; k < w->s.ndims; k++) {
-		own.dims[k] = w->s.dims[k];
-		own.wrap[k] = w->s.kind == DQR_GEN_TORUS && w->s.dims[k] > 2;
-	}
-	own.spec = w->s;
-	own.place = w->places;
-	own.num_switches = w->f->num_switches;
+	gen_grid(&own, w->f, &w->s, w->places);
 	return dqr_mesh_plugin_new(w->f, &own);
 }
 
@@ -191,18 +181,12 @@ static uint64_t changed_elsewhere(const struct world *w,
 static int step(struct dqr_recon *r, const uint32_t *cut, unsigned n,
 		const struct dqr_reroute_opts *o, struct dqr_recon_result *res)
 {
-	struct dqr_fabric *cur = dqr_fabric_clone(r->ref), *p;
 	struct dqr_topo_diff d;
+	struct dqr_fabric *p = cut_cables(r->ref, cut, n, &d);
 	struct dqr_verify_report v;
 	struct dqr_cdg *g;
-	unsigned i;
 	int ret;
 
-	REQUIRE(cur);
-	for (i = 0; i < n; i++)
-		dqr_fabric_unlink_port(cur, cut[i]);
-	p = dqr_fabric_project(r->ref, cur, &d);
-	REQUIRE(p);
 	CHECK(dqr_topo_diff_degraded_only(&d));
 	ret = dqr_recon_update(r, p, &d, o, res);
 	REQUIRE(ret == DQR_RECON_OK || ret == DQR_RECON_FAILED);
@@ -218,7 +202,6 @@ static int step(struct dqr_recon *r, const uint32_t *cut, unsigned n,
 	dqr_verify_report_free(&v);
 	dqr_topo_diff_release(&d);
 	dqr_fabric_free(p);
-	dqr_fabric_free(cur);
 	return ret;
 }
 

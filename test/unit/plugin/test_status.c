@@ -264,8 +264,41 @@ static void fill_view(struct dqr_status_view *v, struct dqr_fabric *f,
 	v->c = c;
 }
 
+/* Each of want[0 .. n) is somewhere in t; a missing one is named. */
+static void check_has(const char *t, const char *const *want, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!strstr(t, want[i]))
+			fprintf(stderr, "missing: %s", want[i]);
+		CHECK(strstr(t, want[i]) != NULL);
+	}
+}
+
 static void test_status_text(struct dqr_fabric *f)
 {
+	static const char *const want[] = {
+		"\ntime: 2026-11-18T",
+		"\nfailed_links: 2\n",
+		"\nmissing_switches: 1\n",
+		"\nmissing_nodes: 1\n",
+		/* one line per cable, named from both ends */
+		"\nfailed_link: 0x0000000000000100/1 (sw0) -> "
+		"0x0000000000000101/2 (sw1)\n",
+		"\nfailed_link: 0x0000000000000102/3 (sw2) -> "
+		"0x0000000000000202/1 (ca2)\n",
+		"\nmissing_switch: 0x0000000000000103 (sw3)\n",
+		"\ntransition: 3 stage 1 of 2 answered\n",
+		"\nlast_transition: 2 complete, 3 stages\n",
+		"\nreconfiguration: 4\n",
+		"\noutcome: ok\n",
+		"\nphases_ms: projection 0.11 reroute 0.21 verify 0.27 "
+		"plan 0.79\n",
+		"\nreaction_ms: 38.11 from the trap",
+		"\ntables: safe\n",
+		"\nunrouted_pairs: 0\n",
+	};
 	struct dqr_status_counters c;
 	struct dqr_status_view v;
 	uint32_t ports[3], gone[1];
@@ -274,26 +307,8 @@ static void test_status_text(struct dqr_fabric *f)
 	fill_view(&v, f, &c, ports, gone);
 	t = format(dqr_status_format, &v);
 	REQUIRE(t);
-	CHECK(strstr(t, "\ntime: 2026-11-18T") != NULL);
-	CHECK(strstr(t, "\nfailed_links: 2\n") != NULL);
-	CHECK(strstr(t, "\nmissing_switches: 1\n") != NULL);
-	CHECK(strstr(t, "\nmissing_nodes: 1\n") != NULL);
-	/* one line per cable, named from both ends */
-	CHECK(strstr(t, "\nfailed_link: 0x0000000000000100/1 (sw0) -> "
-		     "0x0000000000000101/2 (sw1)\n") != NULL);
-	CHECK(strstr(t, "\nfailed_link: 0x0000000000000102/3 (sw2) -> "
-		     "0x0000000000000202/1 (ca2)\n") != NULL);
+	check_has(t, want, sizeof(want) / sizeof(want[0]));
 	CHECK(strstr(t, "failed_link: 0x0000000000000101/2") == NULL);
-	CHECK(strstr(t, "\nmissing_switch: 0x0000000000000103 (sw3)\n"));
-	CHECK(strstr(t, "\ntransition: 3 stage 1 of 2 answered\n") != NULL);
-	CHECK(strstr(t, "\nlast_transition: 2 complete, 3 stages\n") != NULL);
-	CHECK(strstr(t, "\nreconfiguration: 4\n") != NULL);
-	CHECK(strstr(t, "\noutcome: ok\n") != NULL);
-	CHECK(strstr(t, "\nphases_ms: projection 0.11 reroute 0.21 verify "
-		     "0.27 plan 0.79\n") != NULL);
-	CHECK(strstr(t, "\nreaction_ms: 38.11 from the trap") != NULL);
-	CHECK(strstr(t, "\ntables: safe\n") != NULL);
-	CHECK(strstr(t, "\nunrouted_pairs: 0\n") != NULL);
 	free(t);
 
 	/* nothing under way, nothing verified, no names */
@@ -336,16 +351,11 @@ static void test_prom(struct dqr_fabric *f)
 	struct dqr_status_view v;
 	uint32_t ports[3], gone[1];
 	char *t, label[256];
-	size_t i;
 
 	fill_view(&v, f, &c, ports, gone);
 	t = format(dqr_status_format_prom, &v);
 	REQUIRE(t);
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		if (!strstr(t, want[i])) {
-			fprintf(stderr, "missing: %s", want[i]);
-			CHECK(0);
-		}
+	check_has(t, want, sizeof(want) / sizeof(want[0]));
 	CHECK_EQ(check_prom(t, label, sizeof(label)), 14);
 	/* the base label came through every escape and back */
 	CHECK(!strcmp(label, "up\"dn\\x\nq"));

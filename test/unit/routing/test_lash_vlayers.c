@@ -25,11 +25,9 @@
 #include "small_fabrics.h"
 #include "unit.h"
 
+/* A routed generated fabric and an SL for each pair of its switches. */
 struct world {
-	struct dqr_gen_spec s;
-	struct dqr_gen_place *places;
-	struct dqr_fabric *f;
-	struct dqr_lfts *t;
+	struct gen_world gw;
 	uint8_t *sl;
 	uint32_t S;
 };
@@ -37,14 +35,8 @@ struct world {
 static void world_open(struct world *w, const char *spec,
 		       enum dqr_ref_kind kind)
 {
-	char err[256];
-
-	memset(w, 0, sizeof(*w));
-	w->f = gen_fabric(spec, &w->s, &w->places);
-	REQUIRE(w->f);
-	REQUIRE(dqr_ref_route(w->f, &w->s, w->places, kind, &w->t, err,
-			      sizeof(err)) == 0);
-	w->S = w->f->num_switches;
+	gen_world_open(&w->gw, spec, kind);
+	w->S = w->gw.f->num_switches;
 	w->sl = malloc((size_t)w->S * w->S);
 	REQUIRE(w->sl);
 }
@@ -52,25 +44,23 @@ static void world_open(struct world *w, const char *spec,
 static void world_close(struct world *w)
 {
 	free(w->sl);
-	dqr_lfts_free(w->t);
-	free(w->places);
-	dqr_fabric_free(w->f);
+	gen_world_close(&w->gw);
 }
 
 /* The switch-to-switch dependencies of s's routes to d's LIDs, in l. */
 static void add_pair(struct dqr_vlayer_deps *x, const struct world *w,
 		     uint32_t s, uint32_t d, unsigned l)
 {
-	uint32_t P = w->f->num_ports, lid, c, nc, sw;
+	uint32_t P = w->gw.f->num_ports, lid, c, nc, sw;
 
-	for (lid = 1; lid < w->t->lid_count; lid++) {
-		if (dqr_lid_switch(w->f, lid) != d)
+	for (lid = 1; lid < w->gw.t->lid_count; lid++) {
+		if (dqr_lid_switch(w->gw.f, lid) != d)
 			continue;
-		for (c = dqr_next_channel(w->f, w->t, s, lid);
+		for (c = dqr_next_channel(w->gw.f, w->gw.t, s, lid);
 		     c != DQR_NONE; c = nc) {
-			sw = dqr_peer_switch(w->f, c);
+			sw = dqr_peer_switch(w->gw.f, c);
 			nc = sw == DQR_NONE ? DQR_NONE :
-			     dqr_next_channel(w->f, w->t, sw, lid);
+			     dqr_next_channel(w->gw.f, w->gw.t, sw, lid);
 			if (nc != DQR_NONE &&
 			    dqr_vlayer_deps_add(x, l * P + c, l * P + nc))
 				REQUIRE(0);
@@ -91,7 +81,7 @@ static int acyclic(const struct world *w, unsigned layers, uint32_t ps,
 	uint32_t s, d;
 	int r;
 
-	REQUIRE(!dqr_vlayer_deps_init(&x, w->f, layers));
+	REQUIRE(!dqr_vlayer_deps_init(&x, w->gw.f, layers));
 	for (s = 0; s < w->S; s++)
 		for (d = 0; d < w->S; d++)
 			if (s != d)
@@ -117,7 +107,7 @@ static unsigned check_layers(struct world *w, const char *spec,
 	unsigned layers = 0, l, tried = 0;
 	uint32_t s, d, step;
 
-	if (dqr_lash_vlayers(w->f, w->t, 8, w->sl, &layers, err,
+	if (dqr_lash_vlayers(w->gw.f, w->gw.t, 8, w->sl, &layers, err,
 			     sizeof(err)))
 		fprintf(stderr, "%s: %s\n", spec, err);
 	REQUIRE(layers >= 1);
@@ -169,25 +159,29 @@ static void test_mesh(const char *spec)
 static void test_refused(void)
 {
 	struct world w;
+	struct dqr_fabric *f;
+	struct dqr_lfts *t;
 	char err[256] = "";
 	unsigned layers = 7;
 	uint32_t lid;
 
 	world_open(&w, "torus:5x5", DQR_REF_DOR_WRAP);
-	CHECK_EQ(dqr_lash_vlayers(w.f, w.t, 1, w.sl, &layers, err,
-				  sizeof(err)), -1);
+	f = w.gw.f;
+	t = w.gw.t;
+	CHECK_EQ(dqr_lash_vlayers(f, t, 1, w.sl, &layers, err, sizeof(err)),
+		 -1);
 	CHECK(strstr(err, "cycle in each of 1 layers") != NULL);
-	CHECK_EQ(dqr_lash_vlayers(w.f, w.t, 0, w.sl, &layers, err,
-				  sizeof(err)), -1);
+	CHECK_EQ(dqr_lash_vlayers(f, t, 0, w.sl, &layers, err, sizeof(err)),
+		 -1);
 	CHECK(strstr(err, "0 layers") != NULL);
-	CHECK_EQ(dqr_lash_vlayers(w.f, w.t, 9, w.sl, &layers, err,
-				  sizeof(err)), -1);
+	CHECK_EQ(dqr_lash_vlayers(f, t, 9, w.sl, &layers, err, sizeof(err)),
+		 -1);
 	/* switches 0 and 1 send switch 2's LID to each other */
-	lid = dqr_switch_lid(w.f, 2);
-	dqr_lft_set(w.t, 0, lid, dqr_lft_get(w.t, 0, dqr_switch_lid(w.f, 1)));
-	dqr_lft_set(w.t, 1, lid, dqr_lft_get(w.t, 1, dqr_switch_lid(w.f, 0)));
-	CHECK_EQ(dqr_lash_vlayers(w.f, w.t, 8, w.sl, &layers, err,
-				  sizeof(err)), -1);
+	lid = dqr_switch_lid(f, 2);
+	dqr_lft_set(t, 0, lid, dqr_lft_get(t, 0, dqr_switch_lid(f, 1)));
+	dqr_lft_set(t, 1, lid, dqr_lft_get(t, 1, dqr_switch_lid(f, 0)));
+	CHECK_EQ(dqr_lash_vlayers(f, t, 8, w.sl, &layers, err, sizeof(err)),
+		 -1);
 	CHECK(strstr(err, "loops") != NULL);
 	world_close(&w);
 }

@@ -25,47 +25,7 @@
 #include "transition/transition.h"
 #include "unit.h"
 
-struct world {
-	struct dqr_gen_spec s;
-	struct dqr_gen_place *places;
-	struct dqr_fabric *f;
-	struct dqr_lfts *t;
-	struct dqr_grid g;
-	uint32_t *links, num_links;
-};
-
-static void world_open(struct world *w, const char *spec)
-{
-	char err[256];
-	unsigned k;
-
-	memset(w, 0, sizeof(*w));
-	w->f = gen_fabric(spec, &w->s, &w->places);
-	REQUIRE(w->f);
-	REQUIRE(dqr_ref_route(w->f, &w->s, w->places, DQR_REF_DOR_WRAP,
-			      &w->t, err, sizeof(err)) == 0);
-	w->g.kind = DQR_GRID_TORUS;
-	w->g.ndims = w->s.ndims;
-	for (k = 0; k < w->s.ndims && k < DQR_GEN_MAX_DIMS; k++) {
-		w->g.dims[k] = w->s.dims[k];
-		w->g.wrap[k] = w->s.dims[k] > 2;
-	}
-	w->g.spec = w->s;
-	w->g.place = w->places;
-	w->g.num_switches = w->f->num_switches;
-	w->num_links = switch_links(w->f, &w->links);
-	REQUIRE(w->links);
-}
-
-static void world_close(struct world *w)
-{
-	free(w->links);
-	dqr_lfts_free(w->t);
-	free(w->places);
-	dqr_fabric_free(w->f);
-}
-
-static struct dqr_vlayers *layers_of(const struct world *w)
+static struct dqr_vlayers *layers_of(const struct gen_world *w)
 {
 	struct dqr_vlayers *tl = NULL;
 	char err[256];
@@ -75,18 +35,35 @@ static struct dqr_vlayers *layers_of(const struct world *w)
 	return tl;
 }
 
-static struct dqr_fabric *cut_fabric(const struct world *w, uint32_t port)
-{
-	struct dqr_fabric *cur = dqr_fabric_clone(w->f), *p;
-	struct dqr_topo_diff d;
+/*
+ * w's layers after the cable at port failed: the fabric p as the sweep
+ * sees it, and in t w's tables repaired on tl's layers.
+ */
+struct fault {
+	struct dqr_vlayers *tl;
+	struct dqr_vlayers_plan tp;
+	struct dqr_fabric *p;
+	struct dqr_lfts *t;
+};
 
-	REQUIRE(cur);
-	dqr_fabric_unlink_port(cur, port);
-	p = dqr_fabric_project(w->f, cur, &d);
-	REQUIRE(p);
-	dqr_topo_diff_release(&d);
-	dqr_fabric_free(cur);
-	return p;
+static void fault_open(struct fault *x, const struct gen_world *w,
+		       uint32_t port)
+{
+	struct dqr_vlayers_stats st;
+
+	x->tl = layers_of(w);
+	dqr_vlayers_plan_init(&x->tp, x->tl, w->f);
+	x->t = dqr_lfts_clone(w->t);
+	REQUIRE(x->t);
+	x->p = cut_cables(w->f, &port, 1, NULL);
+	REQUIRE(dqr_vlayers_repair(x->tl, x->p, x->t, &st) == 0);
+}
+
+static void fault_close(struct fault *x)
+{
+	dqr_fabric_free(x->p);
+	dqr_lfts_free(x->t);
+	dqr_vlayers_free(x->tl);
 }
 
 static int same_tables(const struct dqr_lfts *a, const struct dqr_lfts *b)
@@ -144,23 +121,19 @@ static uint32_t replay(const struct dqr_fabric *f, const struct dqr_lfts *from,
  */
 static void test_every_link(const char *spec)
 {
-	struct dqr_vlayers *tl;
 	struct dqr_channel_list one = { 0 };
 	struct dqr_cycle cyc = { 0 };
 	struct dqr_cdg *g;
 	struct dqr_vlayers_verdict v;
-	struct dqr_vlayers_stats st;
-	struct dqr_vlayers_plan tp;
 	struct dqr_plan_report rep;
 	struct dqr_plan plan;
-	struct dqr_fabric *p;
-	struct dqr_lfts *t;
-	struct world w;
+	struct gen_world w;
+	struct fault x;
 	uint32_t i, proved = 0, bad = 0, stages = 0;
 	uint32_t drains = 0;
 	char why[256];
 
-	world_open(&w, spec);
+	gen_world_open(&w, spec, DQR_REF_DOR_WRAP);
 	dqr_plan_init(&plan);
 	g = dqr_cdg_build(w.f, w.t);
 	REQUIRE(g);
@@ -170,39 +143,32 @@ static void test_every_link(const char *spec)
 	dqr_cycle_free(&cyc);
 	dqr_cdg_free(g);
 	for (i = 0; i < w.num_links; i++) {
-		tl = layers_of(&w);
-		dqr_vlayers_plan_init(&tp, tl, w.f);
-		t = dqr_lfts_clone(w.t);
-		REQUIRE(t);
-		p = cut_fabric(&w, w.links[i]);
-		REQUIRE(dqr_vlayers_repair(tl, p, t, &st) == 0);
-		REQUIRE(dqr_vlayers_verify(tl, p, t, &v) == 0);
+		fault_open(&x, &w, w.links[i]);
+		REQUIRE(dqr_vlayers_verify(x.tl, x.p, x.t, &v) == 0);
 		CHECK(v.acyclic);
 		/* the generic check agrees with torus_layers' own */
-		CHECK_EQ(dqr_union_vlayers_ok(p, t, t, &tp.lay, why,
+		CHECK_EQ(dqr_union_vlayers_ok(x.p, x.t, x.t, &x.tp.lay, why,
 					      sizeof(why)), v.acyclic);
-		CHECK_EQ(dqr_union_vlayers_ok(p, w.t, w.t, &tp.lay, why,
+		CHECK_EQ(dqr_union_vlayers_ok(x.p, w.t, w.t, &x.tp.lay, why,
 					      sizeof(why)), 1);
-		CHECK_EQ(dqr_union_vlayers_ok(p, t, t, NULL, why,
+		CHECK_EQ(dqr_union_vlayers_ok(x.p, x.t, x.t, NULL, why,
 					      sizeof(why)), 0);
-		CHECK_EQ(dqr_plan_proved(p, w.t, t, NULL, 0, NULL, &plan,
+		CHECK_EQ(dqr_plan_proved(x.p, w.t, x.t, NULL, 0, NULL, &plan,
 					 &rep), 0);
-		if (dqr_plan_proved_vlayers(p, w.t, t, NULL, 0,
-					    dqr_vlayers_list(tl), &tp.lay,
-					    &plan, &rep) == 1) {
+		if (dqr_plan_proved_vlayers(x.p, w.t, x.t, NULL, 0,
+					    dqr_vlayers_list(x.tl),
+					    &x.tp.lay, &plan, &rep) == 1) {
 			proved++;
 			CHECK(rep.proved && rep.safe);
 			CHECK(rep.entries > 0);
-			bad += replay(p, w.t, t, &plan, &tp.lay);
+			bad += replay(x.p, w.t, x.t, &plan, &x.tp.lay);
 			stages += plan.num_stages;
 			drains += dqr_plan_drains(&plan);
 		} else {
 			fprintf(stderr, "%s, cable %u: %s\n", spec, i,
 				rep.reason);
 		}
-		dqr_fabric_free(p);
-		dqr_lfts_free(t);
-		dqr_vlayers_free(tl);
+		fault_close(&x);
 	}
 	CHECK_EQ(proved, w.num_links);
 	CHECK_EQ(bad, 0);
@@ -210,7 +176,7 @@ static void test_every_link(const char *spec)
 	       "stages, %u drains\n", spec, proved, w.num_links, stages,
 	       drains);
 	dqr_plan_release(&plan);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 /* The switch that owns lid (its own LID or its CA's). */
@@ -227,7 +193,7 @@ static uint32_t lid_switch(const struct dqr_fabric *f, uint32_t lid)
 }
 
 /* A change that must not prove: refused, the list as it was. */
-static void refused(const struct world *w, struct dqr_vlayers *tl,
+static void refused(const struct gen_world *w, struct dqr_vlayers *tl,
 		    const struct dqr_vlayers_plan *tp, const struct dqr_lfts *t,
 		    const char *what)
 {
@@ -259,7 +225,8 @@ static void refused(const struct world *w, struct dqr_vlayers *tl,
  * first, stage 1 only withdraws and leaves a state that holds per layer,
  * and the rest replays clean from there to the new tables.
  */
-static void held_bad(const struct world *w, const struct dqr_vlayers_plan *tp,
+static void held_bad(const struct gen_world *w,
+		     const struct dqr_vlayers_plan *tp,
 		     const struct dqr_lfts *bad)
 {
 	struct dqr_plan_report rep;
@@ -306,12 +273,12 @@ static void test_bad_changes(void)
 	struct dqr_vlayers *tl;
 	struct dqr_vlayers_plan tp;
 	struct dqr_lfts *t;
-	struct world w;
+	struct gen_world w;
 	uint32_t lid, x, d, i;
 	unsigned p;
 	char why[256];
 
-	world_open(&w, "torus:5x5");
+	gen_world_open(&w, "torus:5x5", DQR_REF_DOR_WRAP);
 	tl = layers_of(&w);
 	dqr_vlayers_plan_init(&tp, tl, w.f);
 
@@ -354,7 +321,7 @@ static void test_bad_changes(void)
 	held_bad(&w, &tp, t);
 	dqr_lfts_free(t);
 	dqr_vlayers_free(tl);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 /*
@@ -364,42 +331,31 @@ static void test_bad_changes(void)
  */
 static void test_withdraw(void)
 {
-	struct dqr_vlayers *tl;
-	struct dqr_vlayers_stats st;
-	struct dqr_vlayers_plan tp;
 	struct dqr_plan_report rep;
 	struct dqr_plan plan;
-	struct dqr_fabric *p;
-	struct dqr_lfts *t;
-	struct world w;
+	struct gen_world w;
+	struct fault x;
 	uint32_t i, two = 0, bad = 0;
 
-	world_open(&w, "torus:5x5");
+	gen_world_open(&w, "torus:5x5", DQR_REF_DOR_WRAP);
 	dqr_plan_init(&plan);
 	for (i = 0; i < w.num_links; i++) {
-		tl = layers_of(&w);
-		dqr_vlayers_plan_init(&tp, tl, w.f);
-		t = dqr_lfts_clone(w.t);
-		REQUIRE(t);
-		p = cut_fabric(&w, w.links[i]);
-		REQUIRE(dqr_vlayers_repair(tl, p, t, &st) == 0);
-		CHECK_EQ(dqr_plan_change_vlayers(p, w.t, t, NULL, &tp.lay,
-						 &plan, &rep), 0);
+		fault_open(&x, &w, w.links[i]);
+		CHECK_EQ(dqr_plan_change_vlayers(x.p, w.t, x.t, NULL,
+						 &x.tp.lay, &plan, &rep), 0);
 		CHECK(rep.safe && !rep.proved);
 		CHECK(strstr(rep.reason, "no channel list") != NULL);
 		CHECK_EQ(plan.num_stages, rep.withdrawn ? 2 : 1);
 		two += rep.withdrawn > 0;
-		bad += replay(p, w.t, t, &plan, &tp.lay);
-		dqr_fabric_free(p);
-		dqr_lfts_free(t);
-		dqr_vlayers_free(tl);
+		bad += replay(x.p, w.t, x.t, &plan, &x.tp.lay);
+		fault_close(&x);
 	}
 	CHECK(two > 0);
 	CHECK_EQ(bad, 0);
 	printf("without the list: %u of %u changes withdrawn first\n", two,
 	       w.num_links);
 	dqr_plan_release(&plan);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 static uint32_t rnd_state = 2026;
@@ -442,13 +398,13 @@ static void test_foreign_from(const char *spec, unsigned trials)
 	struct dqr_plan_report rep;
 	struct dqr_plan plan;
 	struct dqr_lfts *from;
-	struct world w;
+	struct gen_world w;
 	uint32_t lid, sw, k, n, node, proved = 0, refused = 0, bad = 0;
 	unsigned i, pn, np;
 	uint8_t nbr[16];
 	int r;
 
-	world_open(&w, spec);
+	gen_world_open(&w, spec, DQR_REF_DOR_WRAP);
 	dqr_plan_init(&plan);
 	for (i = 0; i < trials; i++) {
 		from = dqr_lfts_clone(w.t);
@@ -492,7 +448,7 @@ static void test_foreign_from(const char *spec, unsigned trials)
 	printf("%s: from foreign tables, %u plans proved (%u replay with a "
 	       "failing union), %u refused\n", spec, proved, bad, refused);
 	dqr_plan_release(&plan);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 int main(void)

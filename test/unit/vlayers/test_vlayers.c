@@ -36,54 +36,7 @@
 #include "small_fabrics.h"
 #include "unit.h"
 
-/* A generated grid, its routing and the grid it was generated as. */
-struct world {
-	struct dqr_gen_spec s;
-	struct dqr_gen_place *places;
-	struct dqr_fabric *f;
-	struct dqr_lfts *t;
-	struct dqr_grid g;
-	/* the cables between switches: one switch port of each */
-	uint32_t *links;
-	uint32_t num_links;
-};
-
-static void world_open(struct world *w, const char *spec,
-		       enum dqr_ref_kind kind)
-{
-	char err[256];
-	unsigned k;
-
-	memset(w, 0, sizeof(*w));
-	w->f = gen_fabric(spec, &w->s, &w->places);
-	REQUIRE(w->f);
-	REQUIRE(dqr_ref_route(w->f, &w->s, w->places, kind, &w->t, err,
-			      sizeof(err)) == 0);
-	w->g.kind = w->s.kind == DQR_GEN_TORUS ? DQR_GRID_TORUS :
-		    DQR_GRID_MESH;
-	w->g.ndims = w->s.ndims;
-	/* a hypercube's dimensions are bits, not grid dimensions */
-	for (k = 0; w->s.kind != DQR_GEN_HYPERCUBE && k < w->s.ndims &&
-	     k < DQR_GEN_MAX_DIMS; k++) {
-		w->g.dims[k] = w->s.dims[k];
-		w->g.wrap[k] = w->s.kind == DQR_GEN_TORUS && w->s.dims[k] > 2;
-	}
-	w->g.spec = w->s;
-	w->g.place = w->places;
-	w->g.num_switches = w->f->num_switches;
-	w->num_links = switch_links(w->f, &w->links);
-	REQUIRE(w->links);
-}
-
-static void world_close(struct world *w)
-{
-	free(w->links);
-	dqr_lfts_free(w->t);
-	free(w->places);
-	dqr_fabric_free(w->f);
-}
-
-static struct dqr_vlayers *layers_of(const struct world *w,
+static struct dqr_vlayers *layers_of(const struct gen_world *w,
 				     const struct dqr_lfts *t)
 {
 	struct dqr_vlayers *tl;
@@ -97,19 +50,19 @@ static struct dqr_vlayers *layers_of(const struct world *w,
 }
 
 /* The switch index at (x, y, z) of a generated grid. */
-static uint32_t sw_at(const struct world *w, unsigned x, unsigned y,
+static uint32_t sw_at(const struct gen_world *w, unsigned x, unsigned y,
 		      unsigned z)
 {
 	return x + w->s.dims[0] * (y + w->s.dims[1] * z);
 }
 
-static unsigned coord(const struct world *w, uint32_t sw, unsigned k)
+static unsigned coord(const struct gen_world *w, uint32_t sw, unsigned k)
 {
 	return w->places[sw].coord[k];
 }
 
 /* 1 when the hop a-b joins coordinates lo and hi of ring k (either way). */
-static int hop_joins(const struct world *w, uint32_t a, uint32_t b,
+static int hop_joins(const struct gen_world *w, uint32_t a, uint32_t b,
 		     unsigned k, unsigned lo, unsigned hi)
 {
 	unsigned ca = coord(w, a, k), cb = coord(w, b, k);
@@ -122,7 +75,7 @@ static int hop_joins(const struct world *w, uint32_t a, uint32_t b,
  * when it crosses cut A (between n-1 and 0), of *cut_b cut B (between
  * n/2-1 and n/2).  0, or -1 when it does not arrive.
  */
-static int walk_cuts(const struct world *w, const struct dqr_lfts *t,
+static int walk_cuts(const struct gen_world *w, const struct dqr_lfts *t,
 		     uint32_t src, uint32_t dst, unsigned *cut_a,
 		     unsigned *cut_b)
 {
@@ -145,7 +98,7 @@ static int walk_cuts(const struct world *w, const struct dqr_lfts *t,
 	return 0;
 }
 
-static uint64_t count_pairs(const struct world *w)
+static uint64_t count_pairs(const struct gen_world *w)
 {
 	uint64_t lids = 0, ends = 0;
 	uint32_t lid;
@@ -169,12 +122,12 @@ static void test_layers(const char *spec)
 	struct dqr_vlayers_verdict v;
 	struct dqr_vlayers *tl;
 	const struct dqr_lfts *one[1];
-	struct world w;
+	struct gen_world w;
 	uint32_t src, dst, lost = 0, wrong = 0, both = 0, wraps[3] = { 0 };
 	unsigned k, cut_a, cut_b, long_ring = 0;
 	uint8_t sl;
 
-	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	gen_world_open(&w, spec, DQR_REF_DOR_WRAP);
 	tl = layers_of(&w, w.t);
 	CHECK_EQ(dqr_vlayers_count(tl), 1u << w.s.ndims);
 	for (src = 0; src < w.f->num_switches; src++)
@@ -213,7 +166,7 @@ static void test_layers(const char *spec)
 	       wraps[2], (unsigned long long)v.dependencies,
 	       long_ring ? "cyclic" : "acyclic");
 	dqr_vlayers_free(tl);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 /*
@@ -234,38 +187,19 @@ static int crossed(const struct dqr_fabric *f, const struct dqr_lfts *t,
 	return 0;
 }
 
-/* The projection of w's fabric without the cables at cut[0 .. n). */
-static struct dqr_fabric *cut_fabric(const struct world *w,
-				     const uint32_t *cut, unsigned n)
-{
-	struct dqr_fabric *cur = dqr_fabric_clone(w->f), *p;
-	struct dqr_topo_diff d;
-	unsigned i;
-
-	REQUIRE(cur);
-	for (i = 0; i < n; i++)
-		dqr_fabric_unlink_port(cur, cut[i]);
-	p = dqr_fabric_project(w->f, cur, &d);
-	REQUIRE(p);
-	CHECK_EQ(d.links_missing, n);
-	dqr_topo_diff_release(&d);
-	dqr_fabric_free(cur);
-	return p;
-}
-
 /*
  * 3.  Every single cable fault between switches: bypassed, verified, and
  * only DLIDs whose route crossed the cable changed, at most 3 entries
  * (a, a', b') each.
  */
-static void every_link(struct world *wp, const char *spec)
+static void every_link(struct gen_world *wp, const char *spec)
 {
 	struct dqr_vlayers_verdict v;
 	struct dqr_vlayers_stats st;
 	struct dqr_vlayers *tl;
 	struct dqr_fabric *p;
 	struct dqr_lfts *t;
-	struct world w = *wp;
+	struct gen_world w = *wp;
 	uint32_t i, sw, lid, n, port, peer, ok = 0, moved = 0;
 	uint32_t bad_lid = 0, too_many = 0, max_n = 0;
 
@@ -275,7 +209,7 @@ static void every_link(struct world *wp, const char *spec)
 		tl = layers_of(&w, w.t);
 		t = dqr_lfts_clone(w.t);
 		REQUIRE(t);
-		p = cut_fabric(&w, &port, 1);
+		p = cut_cables(w.f, &port, 1, NULL);
 		CHECK_EQ(dqr_vlayers_repair(tl, p, t, &st), 0);
 		CHECK_EQ(st.links_failed, 1);
 		CHECK_EQ(st.links_bypassed, 1);
@@ -309,15 +243,15 @@ static void every_link(struct world *wp, const char *spec)
 
 static void test_every_link(const char *spec)
 {
-	struct world w;
+	struct gen_world w;
 
-	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	gen_world_open(&w, spec, DQR_REF_DOR_WRAP);
 	every_link(&w, spec);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 /* The switches of t that do not reach lid, each with its CAs. */
-static uint64_t unreached_ends(const struct world *w,
+static uint64_t unreached_ends(const struct gen_world *w,
 			       const struct dqr_lfts *t, uint32_t lid)
 {
 	struct dqr_walk_state *st = calloc(w->f->num_switches,
@@ -346,13 +280,13 @@ static void test_verifier_fails(void)
 	struct dqr_vlayers_verdict v;
 	struct dqr_vlayers *tl, *bad;
 	struct dqr_lfts *t;
-	struct world w;
+	struct gen_world w;
 	uint32_t x, d, lid, hole;
 	unsigned cut_a, cut_b;
 	uint64_t want;
 	char err[256];
 
-	world_open(&w, "torus:5x5", DQR_REF_DOR_WRAP);
+	gen_world_open(&w, "torus:5x5", DQR_REF_DOR_WRAP);
 	tl = layers_of(&w, w.t);
 	t = dqr_lfts_clone(w.t);
 	REQUIRE(t);
@@ -397,7 +331,7 @@ static void test_verifier_fails(void)
 	CHECK_EQ(v.pairs, count_pairs(&w));
 	dqr_lfts_free(t);
 	dqr_vlayers_free(tl);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 static uint64_t rng_next(uint64_t *x)
@@ -418,14 +352,14 @@ static void test_two_faults(const char *spec, unsigned samples)
 	struct dqr_vlayers *tl;
 	struct dqr_fabric *p;
 	struct dqr_lfts *t;
-	struct world w;
+	struct gen_world w;
 	uint64_t rng = 20240521;
 	uint32_t cut[2], pairs = 0, bypassed = 0, searched = 0;
 	unsigned i;
 	clock_t c0 = clock();
 	int r;
 
-	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	gen_world_open(&w, spec, DQR_REF_DOR_WRAP);
 	for (i = 0; i < samples; i++) {
 		cut[0] = w.links[rng_next(&rng) % w.num_links];
 		do
@@ -434,10 +368,10 @@ static void test_two_faults(const char *spec, unsigned samples)
 		tl = layers_of(&w, w.t);
 		t = dqr_lfts_clone(w.t);
 		REQUIRE(t);
-		p = cut_fabric(&w, cut, 1);
+		p = cut_cables(w.f, cut, 1, NULL);
 		CHECK_EQ(dqr_vlayers_repair(tl, p, t, &st), 0);
 		dqr_fabric_free(p);
-		p = cut_fabric(&w, cut, 2);
+		p = cut_cables(w.f, cut, 2, NULL);
 		r = dqr_vlayers_repair(tl, p, t, &st);
 		REQUIRE(r >= 0);
 		REQUIRE(dqr_vlayers_verify(tl, p, t, &v) == 0);
@@ -456,7 +390,7 @@ static void test_two_faults(const char *spec, unsigned samples)
 	       "sampled pairs, %u of them with the search (%.2f s)\n", spec,
 	       bypassed, pairs, searched,
 	       (double)(clock() - c0) / CLOCKS_PER_SEC);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 /*
@@ -472,11 +406,11 @@ static void test_lost_switch(const char *spec)
 	struct dqr_vlayers *tl;
 	struct dqr_fabric *p;
 	struct dqr_lfts *t;
-	struct world w;
+	struct gen_world w;
 	uint32_t cut[DQR_MAX_PORTS], sw, node, ok = 0, lids = 0;
 	unsigned pn, n;
 
-	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	gen_world_open(&w, spec, DQR_REF_DOR_WRAP);
 	for (sw = 0; sw < w.f->num_switches; sw++) {
 		node = w.f->switches[sw];
 		n = 0;
@@ -485,7 +419,7 @@ static void test_lost_switch(const char *spec)
 		tl = layers_of(&w, w.t);
 		t = dqr_lfts_clone(w.t);
 		REQUIRE(t);
-		p = cut_fabric(&w, cut, n);
+		p = cut_cables(w.f, cut, n, NULL);
 		CHECK_EQ(dqr_vlayers_repair(tl, p, t, &st), 0);
 		CHECK(st.lids_searched > 0);
 		CHECK_EQ(st.links_bypassed + st.links_searched,
@@ -503,7 +437,7 @@ static void test_lost_switch(const char *spec)
 	printf("%s: every one of %u switches lost and repaired on the "
 	       "layers, %u DLIDs by the search\n", spec, w.f->num_switches,
 	       lids);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 /* The grid f is recognised as. */
@@ -524,10 +458,10 @@ static void check_no_ring(const char *spec, enum dqr_ref_kind ref,
 	/* something the call must overwrite */
 	struct dqr_vlayers *tl = (struct dqr_vlayers *)&not_null;
 	struct dqr_grid *g;
-	struct world w;
+	struct gen_world w;
 	char err[256] = "";
 
-	world_open(&w, spec, ref);
+	gen_world_open(&w, spec, ref);
 	g = detected(w.f);
 	CHECK_EQ(g->kind, kind);
 	CHECK_EQ(dqr_vlayers_new(w.f, g, w.t, &tl, err, sizeof(err)),
@@ -537,7 +471,7 @@ static void check_no_ring(const char *spec, enum dqr_ref_kind ref,
 		fprintf(stderr, "%s: \"%s\"\n", spec, err);
 	CHECK(strstr(err, "no ring") != NULL);
 	dqr_grid_free(g);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 /*
@@ -551,7 +485,7 @@ static void test_bad_input(void)
 {
 	struct dqr_vlayers_verdict v;
 	struct dqr_vlayers *tl;
-	struct world w;
+	struct gen_world w;
 	struct dqr_grid *g;
 	uint32_t src, dst, wrapped = 0, not_a = 0;
 	unsigned cut_a, cut_b;
@@ -562,7 +496,7 @@ static void test_bad_input(void)
 	/* more dimensions than a grid table holds: still "no ring" */
 	check_no_ring("hypercube:4", DQR_REF_ECUBE, DQR_GRID_HYPERCUBE);
 
-	world_open(&w, "torus:5x5", DQR_REF_DOR);
+	gen_world_open(&w, "torus:5x5", DQR_REF_DOR);
 	tl = layers_of(&w, w.t);
 	CHECK_EQ(dqr_vlayers_count(tl), 4);
 	for (src = 0; src < w.f->num_switches; src++)
@@ -585,10 +519,10 @@ static void test_bad_input(void)
 	       "a layer other than 0, none through a wrap cable\n", wrapped,
 	       w.f->num_switches * w.f->num_switches);
 	dqr_vlayers_free(tl);
-	world_close(&w);
+	gen_world_close(&w);
 
 	/* torus 5x2: one ring, two layers (the detector agrees) */
-	world_open(&w, "torus:5x2", DQR_REF_DOR_WRAP);
+	gen_world_open(&w, "torus:5x2", DQR_REF_DOR_WRAP);
 	g = detected(w.f);
 	CHECK_EQ(g->kind, DQR_GRID_TORUS);
 	dqr_grid_free(g);
@@ -598,7 +532,7 @@ static void test_bad_input(void)
 	CHECK(v.acyclic);
 	CHECK_EQ(v.unreachable, 0);
 	dqr_vlayers_free(tl);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 /*
@@ -611,10 +545,10 @@ static void test_detected(const char *spec)
 	struct dqr_vlayers_verdict v;
 	struct dqr_vlayers *tl;
 	struct dqr_grid *g;
-	struct world w;
+	struct gen_world w;
 	char err[256];
 
-	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	gen_world_open(&w, spec, DQR_REF_DOR_WRAP);
 	g = detected(w.f);
 	REQUIRE(dqr_vlayers_new(w.f, g, w.t, &tl, err, sizeof(err)) ==
 		0);
@@ -624,7 +558,7 @@ static void test_detected(const char *spec)
 	CHECK_EQ(v.unreachable, 0);
 	dqr_vlayers_free(tl);
 	dqr_grid_free(g);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 /*
@@ -640,10 +574,10 @@ static void test_rings_of_4(const char *spec, unsigned layers)
 	struct dqr_vlayers *tl;
 	const struct dqr_lfts *one[1];
 	struct dqr_grid *g;
-	struct world w;
+	struct gen_world w;
 	char err[256] = "";
 
-	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	gen_world_open(&w, spec, DQR_REF_DOR_WRAP);
 	g = detected(w.f);
 	dqr_lfts_free(w.t);
 	if (dqr_grid_route(w.f, g, DQR_REF_DOR_WRAP, &w.t, err, sizeof(err)))
@@ -665,7 +599,7 @@ static void test_rings_of_4(const char *spec, unsigned layers)
 		 1);
 	dqr_vlayers_free(tl);
 	every_link(&w, spec);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 /* 8. Local paths on a 5x5 mesh routed by DOR. */
@@ -675,12 +609,12 @@ static void test_local_path(void)
 	struct dqr_grid_nbrs n;
 	struct dqr_fabric *p;
 	struct dqr_lfts *t;
-	struct world w;
+	struct gen_world w;
 	uint32_t a, sw[DQR_LOCAL_PATH_LEN], lid, cut;
 	uint8_t port[DQR_LOCAL_PATH_LEN];
 	unsigned i;
 
-	world_open(&w, "mesh:5x5", DQR_REF_DOR);
+	gen_world_open(&w, "mesh:5x5", DQR_REF_DOR);
 	REQUIRE(dqr_grid_nbrs_build(w.f, &w.g, &n) == 0);
 
 	/* the centre (column or row 2) from the borders and from it */
@@ -710,7 +644,7 @@ static void test_local_path(void)
 			 lp.sw[i + 1]);
 	/* a cable of the path cut: that side no longer exists */
 	cut = dqr_port_index(w.f, w.f->switches[sw_at(&w, 0, 1, 0)], 1);
-	p = cut_fabric(&w, &cut, 1);
+	p = cut_cables(w.f, &cut, 1, NULL);
 	CHECK_EQ(dqr_local_path_aside(&n, p, a, 0, 0, 1, 0, &lp), 0);
 	dqr_fabric_free(p);
 
@@ -753,24 +687,56 @@ static void test_local_path(void)
 	dqr_lfts_free(t);
 
 	dqr_grid_nbrs_release(&n);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 /* A generated grid by e-cube's shortest routes and LASH's SLs of them. */
-static uint8_t *lash_world(struct world *w, const char *spec,
+static uint8_t *lash_world(struct gen_world *w, const char *spec,
 			   unsigned *layers)
 {
 	uint32_t S;
 	uint8_t *sl;
 	char err[256] = "";
 
-	world_open(w, spec, DQR_REF_DOR_WRAP);
+	gen_world_open(w, spec, DQR_REF_DOR_WRAP);
 	S = w->f->num_switches;
 	sl = malloc((size_t)S * S);
 	REQUIRE(sl);
 	REQUIRE(dqr_lash_vlayers(w->f, w->t, 8, sl, layers, err,
 				 sizeof(err)) == 0);
 	return sl;
+}
+
+/*
+ * LASH's layers of w's routes (SLs sl, the given layers; moves below
+ * max_layers, none with 0) after the cable at port fails: repaired and
+ * verified, every layer acyclic.  The repair's answer; the caller frees
+ * *tl.
+ */
+static int lash_fault(const struct gen_world *w, const uint8_t *sl,
+		      unsigned layers, unsigned max_layers, uint32_t port,
+		      struct dqr_vlayers **tl, struct dqr_vlayers_stats *st,
+		      struct dqr_vlayers_verdict *v)
+{
+	struct dqr_fabric *p;
+	struct dqr_lfts *t;
+	char err[256] = "";
+	int r;
+
+	REQUIRE(dqr_vlayers_new_sl(w->f, &w->g, w->t, sl, layers, tl, err,
+				   sizeof(err)) == 0);
+	CHECK_EQ(dqr_vlayers_count(*tl), layers);
+	if (max_layers)
+		dqr_vlayers_allow_moves(*tl, max_layers);
+	t = dqr_lfts_clone(w->t);
+	REQUIRE(t);
+	p = cut_cables(w->f, &port, 1, NULL);
+	r = dqr_vlayers_repair(*tl, p, t, st);
+	REQUIRE(r >= 0 && dqr_vlayers_verify(*tl, p, t, v) == 0);
+	CHECK(v->acyclic);
+	dqr_fabric_free(p);
+	dqr_lfts_free(t);
+	return r;
 }
 
 /*
@@ -784,12 +750,10 @@ static void test_lash(const char *spec, unsigned min_ok)
 	struct dqr_vlayers_verdict v;
 	struct dqr_vlayers_stats st;
 	struct dqr_vlayers *tl, *again;
-	struct dqr_fabric *p;
-	struct dqr_lfts *t;
-	struct world w;
+	struct gen_world w;
 	uint8_t *sl;
 	unsigned layers;
-	uint32_t i, port, ok = 0, S;
+	uint32_t i, off, ok = 0, S;
 	char err[256] = "";
 	int r;
 
@@ -805,20 +769,9 @@ static void test_lash(const char *spec, unsigned min_ok)
 	REQUIRE(dqr_lash_vlayers(w.f, w.t, 8, sl, &layers, err,
 				 sizeof(err)) == 0);
 	for (i = 0; i < w.num_links; i++) {
-		port = w.links[i];
-		REQUIRE(dqr_vlayers_new_sl(w.f, &w.g, w.t, sl, layers,
-					   &tl, err, sizeof(err)) == 0);
-		CHECK_EQ(dqr_vlayers_count(tl), layers);
-		t = dqr_lfts_clone(w.t);
-		REQUIRE(t);
-		p = cut_fabric(&w, &port, 1);
-		r = dqr_vlayers_repair(tl, p, t, &st);
-		REQUIRE(r >= 0 && dqr_vlayers_verify(tl, p, t, &v) == 0);
-		CHECK(v.acyclic);
+		r = lash_fault(&w, sl, layers, 0, w.links[i], &tl, &st, &v);
 		CHECK(r || !v.unreachable);
 		ok += !r && !v.unreachable;
-		dqr_fabric_free(p);
-		dqr_lfts_free(t);
 		dqr_vlayers_free(tl);
 	}
 	CHECK(ok >= min_ok);
@@ -828,16 +781,16 @@ static void test_lash(const char *spec, unsigned min_ok)
 	REQUIRE(dqr_vlayers_new_like(tl, w.f, &w.g, w.t, &again, err,
 				     sizeof(err)) == 0);
 	CHECK_EQ(dqr_vlayers_count(again), layers);
-	for (i = 0, port = 0; i < S * S; i++)
-		port += dqr_vlayers_sl(again, i / S, i % S) != sl[i];
-	CHECK_EQ(port, 0);
+	for (i = 0, off = 0; i < S * S; i++)
+		off += dqr_vlayers_sl(again, i / S, i % S) != sl[i];
+	CHECK_EQ(off, 0);
 	dqr_vlayers_free(again);
 	dqr_vlayers_free(tl);
 	printf("%s: LASH on %u layers: %u of %u single cable faults "
 	       "repaired, every state deadlock free\n", spec, layers, ok,
 	       w.num_links);
 	free(sl);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 /*
@@ -849,7 +802,7 @@ static void test_lash(const char *spec, unsigned min_ok)
  * the base SLs again.  The verifier judges each state with the moved
  * SLs, independently of the list.
  */
-static void check_moved(const struct world *w, struct dqr_vlayers *tl,
+static void check_moved(const struct gen_world *w, struct dqr_vlayers *tl,
 			const uint8_t *sl, unsigned max_layers)
 {
 	uint32_t i, S = w->f->num_switches;
@@ -871,27 +824,17 @@ static void test_lash_moves(const char *spec, unsigned max_layers)
 	struct dqr_vlayers_verdict v;
 	struct dqr_vlayers_stats st;
 	struct dqr_vlayers *tl, *again;
-	struct dqr_fabric *p;
-	struct dqr_lfts *t;
-	struct world w;
+	struct gen_world w;
 	uint8_t *sl;
 	unsigned layers;
-	uint32_t i, port, ok = 0, moved = 0;
+	uint32_t i, ok = 0, moved = 0;
 	char err[256] = "";
 	int r;
 
 	sl = lash_world(&w, spec, &layers);
 	for (i = 0; i < w.num_links; i++) {
-		port = w.links[i];
-		REQUIRE(dqr_vlayers_new_sl(w.f, &w.g, w.t, sl, layers,
-					   &tl, err, sizeof(err)) == 0);
-		dqr_vlayers_allow_moves(tl, max_layers);
-		t = dqr_lfts_clone(w.t);
-		REQUIRE(t);
-		p = cut_fabric(&w, &port, 1);
-		r = dqr_vlayers_repair(tl, p, t, &st);
-		REQUIRE(r >= 0 && dqr_vlayers_verify(tl, p, t, &v) == 0);
-		CHECK(v.acyclic);
+		r = lash_fault(&w, sl, layers, max_layers, w.links[i], &tl,
+			       &st, &v);
 		CHECK_EQ(v.unreachable, 0);
 		CHECK_EQ(r, 0);
 		ok += !r && !v.unreachable && v.acyclic;
@@ -909,8 +852,6 @@ static void test_lash_moves(const char *spec, unsigned max_layers)
 		} else {
 			CHECK_EQ(dqr_vlayers_moved(tl), 0);
 		}
-		dqr_fabric_free(p);
-		dqr_lfts_free(t);
 		dqr_vlayers_free(tl);
 	}
 	/* the faults that need a move are there: the test can fail */
@@ -919,7 +860,7 @@ static void test_lash_moves(const char *spec, unsigned max_layers)
 	       "cable faults repaired, %u of them with routes moved\n", spec,
 	       layers, max_layers, ok, w.num_links, moved);
 	free(sl);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 /*
@@ -933,12 +874,12 @@ static void test_ecube_moves(const char *spec, unsigned samples)
 	struct dqr_vlayers *tl;
 	struct dqr_fabric *p;
 	struct dqr_lfts *t;
-	struct world w;
+	struct gen_world w;
 	uint64_t rng = 20240521;
 	uint32_t cut[2], moved = 0;
 	unsigned i, k;
 
-	world_open(&w, spec, DQR_REF_DOR_WRAP);
+	gen_world_open(&w, spec, DQR_REF_DOR_WRAP);
 	for (i = 0; i < samples; i++) {
 		cut[0] = w.links[rng_next(&rng) % w.num_links];
 		do
@@ -949,7 +890,7 @@ static void test_ecube_moves(const char *spec, unsigned samples)
 		t = dqr_lfts_clone(w.t);
 		REQUIRE(t);
 		for (k = 1; k <= 2; k++) {
-			p = cut_fabric(&w, cut, k);
+			p = cut_cables(w.f, cut, k, NULL);
 			CHECK_EQ(dqr_vlayers_repair(tl, p, t, &st), 0);
 			REQUIRE(dqr_vlayers_verify(tl, p, t, &v) == 0);
 			CHECK(v.acyclic);
@@ -964,7 +905,7 @@ static void test_ecube_moves(const char *spec, unsigned samples)
 	printf("%s two faults in a row, moves below 8: all %u sampled pairs "
 	       "repaired, %u repairs with routes moved\n", spec, samples,
 	       moved);
-	world_close(&w);
+	gen_world_close(&w);
 }
 
 int main(void)
