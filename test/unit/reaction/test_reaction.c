@@ -367,6 +367,74 @@ static void replays(const struct dqr_fabric *f, const struct dqr_lfts *held,
 	dqr_lfts_free(end);
 }
 
+/* One cable fault answered by the reactor, from the start's tables. */
+struct fault_case {
+	struct dqr_fabric *f, *cur;
+	struct dqr_lfts *held;
+	struct dqr_reactor x;
+	struct dqr_reaction r;
+};
+
+/* spec routed as the plugin routes it; switch name's port cut. */
+static void fault_open(struct fault_case *c, const char *spec,
+		       const char *name, uint8_t port)
+{
+	struct dqr_gen_spec s;
+	struct dqr_gen_place *pl = NULL;
+	struct dqr_lfts *t;
+	struct dqr_start st;
+	uint32_t node;
+
+	c->f = gen_fabric(spec, &s, &pl);
+	REQUIRE(c->f);
+	free(pl);
+	init(&c->x);
+	if (s.kind == DQR_GEN_MESH)
+		REQUIRE(dqr_choose_grid(&c->x, c->f, &t) == 0);
+	else
+		REQUIRE(dqr_choose_fat_tree(&c->x, c->f, &t) == 0);
+	REQUIRE(dqr_react_start(&c->x, c->f, &t, c->x.topo.routing, &st) ==
+		0);
+	c->held = dqr_lfts_clone(c->x.recon.cur);
+	node = dqr_fabric_find_name(c->f, name);
+	c->cur = dqr_fabric_clone(c->f);
+	REQUIRE(c->held && node != DQR_NONE && c->cur);
+	dqr_fabric_unlink_port(c->cur, dqr_port_index(c->cur, node, port));
+	CHECK_EQ(answer(&c->x, c->cur, &c->r), 0);
+	CHECK_EQ(c->r.answer, DQR_ANSWER_UPDATE);
+}
+
+static void fault_close(struct fault_case *c)
+{
+	dqr_fabric_free(c->cur);
+	dqr_lfts_free(c->held);
+	dqr_reactor_release(&c->x);
+	dqr_fabric_free(c->f);
+}
+
+/*
+ * c's change planned with fl in flight: safe, one drain, replayed to the
+ * new tables; its report in *rep.
+ */
+static void plan_one_drain(struct fault_case *c, struct dqr_dyn_order *cl,
+			   const struct dqr_in_flight *fl,
+			   struct dqr_plan_report *rep)
+{
+	struct dqr_plan p;
+	enum dqr_planner used;
+
+	dqr_plan_init(&p);
+	CHECK_EQ(dqr_react_plan(&c->x, c->cur, c->held, c->r.target, cl, fl,
+				&p, rep, &used), 0);
+	CHECK(rep->safe);
+	CHECK_EQ(dqr_plan_drains(&p), 1);
+	CHECK(!rep->folded ||
+	      p.stage_drain[p.num_stages - 1] == DQR_DRAIN_WITHDRAW);
+	replays(c->cur, c->held, &p, c->r.target);
+	CHECK_EQ(dqr_plan_laxer_drains(c->cur, c->held, &p, NULL), 0);
+	dqr_plan_release(&p);
+}
+
 /*
  * A plan waits one drain at most.  On uturn's 4-ary 3-tree a leaf
  * outside the anchor's pod losing an uplink is a fault whose proved plan
@@ -381,62 +449,45 @@ static void test_fewer_drains(void)
 	static const struct dqr_in_flight settled;
 	static const struct dqr_in_flight in_list = { .unsettled = 1,
 						      .deps_in_list = 1 };
-	struct dqr_gen_spec s;
-	struct dqr_gen_place *pl = NULL;
-	struct dqr_fabric *f = gen_fabric("kary:4,3", &s, &pl), *cur;
-	struct dqr_lfts *t, *held;
-	struct dqr_dyn_order *cl;
-	struct dqr_reactor x;
-	struct dqr_reaction r;
-	struct dqr_start st;
-	struct dqr_plan p;
+	struct fault_case c;
 	struct dqr_plan_report rep;
-	enum dqr_planner used;
-	uint32_t leaf;
+	struct dqr_dyn_order *cl;
 	size_t mark;
 
-	REQUIRE(f);
-	free(pl);
-	init(&x);
-	REQUIRE(dqr_choose_fat_tree(&x, f, &t) == 0);
-	REQUIRE(dqr_react_start(&x, f, &t, "uturn", &st) == 0);
-	held = dqr_lfts_clone(x.recon.cur);
-	leaf = dqr_fabric_find_name(f, "sw-L1-0004");
-	REQUIRE(held && leaf != DQR_NONE);
-	cur = dqr_fabric_clone(f);
-	REQUIRE(cur);
-	dqr_fabric_unlink_port(cur, dqr_port_index(cur, leaf, 6));
-	CHECK_EQ(answer(&x, cur, &r), 0);
-	CHECK_EQ(r.answer, DQR_ANSWER_UPDATE);
-	cl = dqr_react_held_list(&x, &r, &in_list);
-	REQUIRE(cl && cl == dqr_react_held_list(&x, &r, &settled));
+	fault_open(&c, "kary:4,3", "sw-L1-0004", 6);
+	CHECK(!strcmp(c.x.topo.routing, "uturn"));
+	cl = dqr_react_held_list(&c.x, &c.r, &in_list);
+	REQUIRE(cl && cl == dqr_react_held_list(&c.x, &c.r, &settled));
 	mark = dqr_dyn_mark(cl);
-
-	dqr_plan_init(&p);
-	CHECK_EQ(dqr_react_plan(&x, cur, held, r.target, cl, &in_list, &p,
-				&rep, &used), 0);
-	CHECK(rep.safe && rep.proved);
-	CHECK_EQ(rep.folded, 2);
-	CHECK(rep.withdrawn > 0);
-	CHECK_EQ(dqr_plan_drains(&p), 1);
-	CHECK_EQ(p.stage_drain[p.num_stages - 1], DQR_DRAIN_WITHDRAW);
-	replays(cur, held, &p, r.target);
+	plan_one_drain(&c, cl, &in_list, &rep);
+	CHECK(rep.proved && rep.folded == 2 && rep.withdrawn > 0);
 	dqr_dyn_rollback(cl, mark);
-	dqr_plan_release(&p);
-
-	/* settled: the exact plan, one drain, and the list as it was */
-	dqr_plan_init(&p);
-	CHECK_EQ(dqr_react_plan(&x, cur, held, r.target, cl, &settled, &p,
-				&rep, &used), 0);
-	CHECK(rep.safe && !rep.proved && !rep.folded && !rep.withdrawn);
-	CHECK_EQ(dqr_plan_drains(&p), 1);
+	plan_one_drain(&c, cl, &settled, &rep);
+	CHECK(!rep.proved && !rep.folded && !rep.withdrawn);
 	CHECK_EQ(dqr_dyn_mark(cl), mark);
-	replays(cur, held, &p, r.target);
-	dqr_plan_release(&p);
-	dqr_fabric_free(cur);
-	dqr_lfts_free(held);
-	dqr_reactor_release(&x);
-	dqr_fabric_free(f);
+	fault_close(&c);
+}
+
+/*
+ * Up*\/down* from a corner of a 4x4 mesh: losing sw-x2-y1's cable at
+ * port 1, the exact plan waits twice, as the detours of one column take
+ * turns.  Folded, it waits once: the later stages' entries that still
+ * forward are withdrawn before that drain and everything else follows
+ * it, and every stage replays safely to the new tables, waiting
+ * wherever the exact judgement says so.
+ */
+static void test_fold_mesh(void)
+{
+	static const struct dqr_in_flight settled;
+	struct fault_case c;
+	struct dqr_plan_report rep;
+
+	fault_open(&c, "mesh:4x4", "sw-x2-y1", 1);
+	CHECK(!strcmp(c.x.topo.routing, "updn"));
+	plan_one_drain(&c, dqr_react_held_list(&c.x, &c.r, &settled),
+		       &settled, &rep);
+	CHECK(!rep.proved && rep.folded == 2 && rep.withdrawn > 0);
+	fault_close(&c);
 }
 
 static void test_mesh(void)
@@ -472,60 +523,6 @@ static void test_mesh(void)
 	dqr_fabric_free(cur);
 	dqr_reactor_release(&x);
 	dqr_lfts_free(t);
-	dqr_fabric_free(f);
-}
-
-/*
- * Up*\/down* from a corner of a 4x4 mesh: losing sw-x2-y1's cable at
- * port 1, the exact plan waits twice, as the detours of one column take
- * turns.  Folded, it waits once: the later stages' entries that still
- * forward are withdrawn before that drain and everything else follows
- * it, and every stage replays safely to the new tables, waiting
- * wherever the exact judgement says so.
- */
-static void test_fold_mesh(void)
-{
-	static const struct dqr_in_flight settled;
-	struct dqr_gen_spec s;
-	struct dqr_gen_place *pl = NULL;
-	struct dqr_fabric *f = gen_fabric("mesh:4x4", &s, &pl), *cur;
-	struct dqr_lfts *t, *held;
-	struct dqr_reactor x;
-	struct dqr_reaction r;
-	struct dqr_start st;
-	struct dqr_plan p;
-	struct dqr_plan_report rep;
-	enum dqr_planner used;
-	uint32_t sw;
-
-	REQUIRE(f);
-	free(pl);
-	init(&x);
-	REQUIRE(dqr_choose_grid(&x, f, &t) == 0);
-	REQUIRE(dqr_react_start(&x, f, &t, "updn", &st) == 0);
-	held = dqr_lfts_clone(x.recon.cur);
-	sw = dqr_fabric_find_name(f, "sw-x2-y1");
-	REQUIRE(held && sw != DQR_NONE);
-	cur = dqr_fabric_clone(f);
-	REQUIRE(cur);
-	dqr_fabric_unlink_port(cur, dqr_port_index(cur, sw, 1));
-	CHECK_EQ(answer(&x, cur, &r), 0);
-	CHECK_EQ(r.answer, DQR_ANSWER_UPDATE);
-	dqr_plan_init(&p);
-	CHECK_EQ(dqr_react_plan(&x, cur, held, r.target,
-				dqr_react_held_list(&x, &r, &settled),
-				&settled, &p, &rep, &used), 0);
-	CHECK(rep.safe);
-	CHECK_EQ(rep.folded, 2);
-	CHECK(rep.withdrawn > 0);
-	CHECK_EQ(dqr_plan_drains(&p), 1);
-	CHECK_EQ(p.stage_drain[p.num_stages - 1], DQR_DRAIN_WITHDRAW);
-	replays(cur, held, &p, r.target);
-	CHECK_EQ(dqr_plan_laxer_drains(cur, held, &p, NULL), 0);
-	dqr_plan_release(&p);
-	dqr_fabric_free(cur);
-	dqr_lfts_free(held);
-	dqr_reactor_release(&x);
 	dqr_fabric_free(f);
 }
 
