@@ -48,6 +48,7 @@ struct sim_opts {
 	int lash;			/* --lash: LASH's layers instead */
 	unsigned layer_moves;		/* --layer-moves: below this, or 0 */
 	int vl_layers;			/* re-routing layer on a second VL */
+	int qos;			/* --qos: OpenSM programs SL2VL */
 	int stretch;			/* --stretch N, else -1 */
 	const char *data_path;
 	struct dqr_reroute_opts ro;

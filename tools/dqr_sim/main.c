@@ -94,6 +94,11 @@ static void usage(FILE *out)
 "  --dqr-switch-lids    clear the entries towards switch LIDs first: DQR\n"
 "                       routes switch-to-switch traffic itself, as in the\n"
 "                       paper's fat-tree experiment\n"
+"  --qos                the VLs of opensm.conf's qos TRUE (8 data VLs):\n"
+"                       the plugin may use the re-routing layer and\n"
+"                       virtual layers; without it, as OpenSM's default\n"
+"                       qos FALSE, VL 0 only (--vl-layers, --torus-layers\n"
+"                       and --lash imply it)\n"
 "  --vl-layers          fat trees: when one layer fails, route what it\n"
 "                       left on the FT paper's re-routing layer (two VLs), as\n"
 "                       the plugin does; the run goes on when that holds\n"
@@ -268,6 +273,9 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 	case 'V':
 		o->vl_layers = 1;
 		break;
+	case 'Q':
+		o->qos = 1;
+		break;
 	case 'X':
 		if (parse_uint(arg, 0, 4, &n))
 			return bad_value(name, arg, "0 .. 4");
@@ -412,6 +420,7 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		{ "lash", no_argument, NULL, 'H' },
 		{ "layer-moves", optional_argument, NULL, 'G' },
 		{ "vl-layers", no_argument, NULL, 'V' },
+		{ "qos", no_argument, NULL, 'Q' },
 		{ "stretch", required_argument, NULL, 'X' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "turns", required_argument, NULL, 't' },

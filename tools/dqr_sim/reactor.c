@@ -4,9 +4,12 @@
  * fault and soak event goes through it, so what dqr-sim measures is
  * what opensm runs.
  *
- * The fabric is assumed to carry every VL the topology asks for (qos
- * TRUE, 8 data VLs): the re-routing layer and virtual layers are judged
- * as the plugin would run them where OpenSM programs SL2VL tables.
+ * The VLs are OpenSM's defaults (qos FALSE: VL 0 only), as a user who
+ * loads the plugin into an opensm.conf left alone has them, unless the
+ * run asks for VLs (--qos, --vl-layers, --torus-layers, --lash): then
+ * every VL the topology asks for (qos TRUE, 8 data VLs), and the
+ * re-routing layer and virtual layers are judged as the plugin would
+ * run them where OpenSM programs SL2VL tables.
  * Below the other files of dqr-sim: it calls none of them.
  */
 #include <stdio.h>
@@ -111,10 +114,18 @@ int sim_setup(struct sim *s)
 	return 0;
 }
 
-/* The VLs the fabric offers: all a topology asks, up to 8. */
+/* The VLs the fabric offers: VL 0, or all a topology asks, up to 8. */
 static void caps(const struct sim *s, struct dqr_vl_caps *c)
 {
+	const struct sim_opts *o = s->o;
+
 	memset(c, 0, sizeof(*c));
+	if (!o->qos && !o->vl_layers && !o->vlayers && !o->lash) {
+		c->max_op_vls = 1;
+		c->vls = 1;
+		snprintf(c->vls_limit, sizeof(c->vls_limit), "qos FALSE");
+		return;
+	}
 	c->qos = 1;
 	c->max_op_vls = 4;
 	c->vls = s->o->layer_moves ? s->o->layer_moves : DQR_VLAYERS_MAX;
