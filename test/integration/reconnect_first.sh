@@ -15,22 +15,23 @@
 # NET, HOST and FAULTS may be set by a wrapper: one fault per line, an
 # expectation and an ibsim Unlink argument.  "first": the whole change is
 # answered by the first SUBNET UP after the trap, no stage waits.
-# "drain": stages may wait a drain, each logged with its reason (a
-# repair whose every neighbour's old route leads back into it: doc/
-# transitions.md); the tables read back during the first drain must
+# "drain": one stage waits a drain, logged with its reason, and no other
+# does (doc/transitions.md); the tables read back during the drain must
 # already reach every CA pair, loop free and acyclic (pairs with a switch
-# end may wait for the stages after it); everything else is judged the
-# same.  The defaults are
-# the 4-ary 3-tree: a leaf uplink, a middle switch's link to a core, a
-# whole middle switch.
+# end may wait for the stage after it); everything else is judged the
+# same.  The defaults are on the 4-ary 3-tree, spread over the fabric: a
+# leaf uplink in the anchor's pod and one in another pod, a middle
+# switch's link to a core, a whole middle switch outside the anchor's
+# pod.
 . "$(dirname "$0")/common.sh"
 
 : "${NET:=$TOPO_DIR/kary-4-3.net}"
 : "${HOST:=ca-0009}"
 if [ -z "${FAULTS:-}" ]; then
-	FAULTS='drain "sw-L1-0000"[5]
+	FAULTS='first "sw-L1-0000"[5]
 first "sw-L2-0004"[7]
-drain "sw-L2-0005"'
+first "sw-L2-0005"
+drain "sw-L1-0006"[7]'
 fi
 
 it_setup
@@ -99,6 +100,7 @@ while read -r expect fault; do
 			it_fail "fault $n: the transition is not complete at" \
 				"the first SUBNET UP after the trap"
 	else
+		it_expect_eq "fault $n: stages that wait a drain" "$drains" 1
 		# every stage that waits says so, with its reason
 		it_expect_eq "fault $n: waits logged with a reason" \
 			"$(grep -c "dqr: transition $tid stage [0-9]* waits [0-9]* ms: [a-z]" \
