@@ -290,11 +290,11 @@ static int plan(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 			"the tables they hold\n", id, what, rep->reason);
 	else if (!two && rep->folded)
 		OSM_LOG(log, OSM_LOG_INFO, "dqr: transition %" PRIu64
-			" (%s): one drain at most: the %u stages from the "
-			"first that waits go up together after it, and %u "
-			"entries that still forward are withdrawn before it "
-			"(the pairs through them are cut off for the "
-			"drain)\n", id, what, rep->folded, rep->withdrawn);
+			": one drain at most: the %u stages from the first "
+			"that waits go up together after it, and %u entries "
+			"that still forward are withdrawn before it (the "
+			"pairs through them are cut off for the drain)\n",
+			id, rep->folded, rep->withdrawn);
 	else if (!two && rep->withdrawn)
 		OSM_LOG(log, OSM_LOG_ERROR, "ERR DQ28: dqr: transition %"
 			PRIu64 " (%s): no order of the %u changed entries "

@@ -19,7 +19,9 @@
 # does (doc/transitions.md); the tables read back during the drain must
 # already reach every CA pair, loop free and acyclic (pairs with a switch
 # end may wait for the stage after it); everything else is judged the
-# same.  The defaults are on the 4-ary 3-tree, spread over the fabric: a
+# same.  "wait": as "drain", but CA pairs may wait for that drain too
+# (up*/down* on meshes: doc/transitions.md says why; what the drain
+# leaves unreachable is printed).  The defaults are on the 4-ary 3-tree, spread over the fabric: a
 # leaf uplink in the anchor's pod and one in another pod, a middle
 # switch's link to a core, a whole middle switch outside the anchor's
 # pod.
@@ -67,14 +69,17 @@ while read -r expect fault; do
 	it_wait_log "dqr: transition [0-9]+ \(" $((n0 + 1)) 60
 	tid=$(tail -n +"$((l0 + 1))" "$W/osm.log" |
 		grep -oE "dqr: transition [0-9]+ \(" | head -1 | grep -oE "[0-9]+")
-	if [ "$expect" = drain ]; then
+	if [ "$expect" != first ]; then
 		# the first stages are in force; read them back in the drain
 		it_wait_log "dqr: transition $tid stage [0-9]+ waits" 1 60
 		it_readback "$HOST" mid$n
 		"$DQR_CHECK" "$W/mid$n.ibnd" "$W/mid$n.fts" > "$W/mid$n.txt" 2>&1
 		grep "^pairs\|^forwarding loops\|^dependency cycle" "$W/mid$n.txt"
-		grep -q "^pairs ca-to-ca  *[0-9]*  unreachable 0 " "$W/mid$n.txt" &&
-			grep -q "^forwarding loops: 0 " "$W/mid$n.txt" &&
+		ca_ok=1
+		[ "$expect" = wait ] ||
+			grep -q "^pairs ca-to-ca  *[0-9]*  unreachable 0 " \
+				"$W/mid$n.txt" || ca_ok=0
+		[ $ca_ok = 1 ] && grep -q "^forwarding loops: 0 " "$W/mid$n.txt" &&
 			grep -q "^dependency cycle: no" "$W/mid$n.txt" ||
 			it_fail "fault $n: at the first SUBNET UP a CA pair is" \
 				"unreachable, or the tables loop or are cyclic"
@@ -83,7 +88,8 @@ while read -r expect fault; do
 	it_settle
 	it_readback "$HOST" after$n
 	it_judge after$n --pairs=all
-	tline=$(grep "dqr: transition $tid (" "$W/osm.log" | head -1)
+	tline=$(grep -E "dqr: transition $tid \(.*\): [0-9]+ entries on" \
+		"$W/osm.log" | head -1)
 	it_log "plugin: ${tline#*-> }"
 	it_expect_match "$tline" "*every stage safe; stages that wait a drain: *" \
 		"fault $n: the plan is not safe"
@@ -116,9 +122,10 @@ LifeTimeValue the switches hold, 18 at 0x*" \
 		# what was read in the drain was the state before the rest
 		[ "$(it_changed after$n mid$n)" -gt 0 ] ||
 			it_fail "fault $n: the drain's read-back missed it"
-		it_log "ok: fault $n: every CA pair reachable, loop free and" \
-			"acyclic at the first SUBNET UP; switch pairs after" \
-			"the drain"
+		[ "$expect" = wait ] ||
+			it_log "ok: fault $n: every CA pair reachable, loop" \
+				"free and acyclic at the first SUBNET UP;" \
+				"switch pairs after the drain"
 	fi
 	stages=$(printf '%s\n' "$tline" | sed -n 's/.* in \([0-9]*\) stages.*/\1/p')
 	# the dump's records carry the transition's id
