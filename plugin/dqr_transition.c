@@ -156,23 +156,52 @@ static unsigned stage_wait_ms(const struct dqr_transition *x, uint32_t s)
  * Logs why stage s (0-based) waits: for a loop or a cycle, the union of
  * which states (the state before the last stage that waited, or 0).
  */
+/*
+ * One cycle that makes stage s wait, into buf ("" when the exact
+ * judgement finds none): the operator sees which channels the old and
+ * new routes would tie together.  Costs a union check of the fabric,
+ * next to a drain of seconds.
+ */
+static void wait_cycle(const struct dqr_transition *x, uint32_t s,
+		       char *buf, size_t len)
+{
+	const struct dqr_plan *p = &x->plan;
+	struct dqr_lfts *start = dqr_lfts_clone(x->state);
+	uint32_t i;
+
+	buf[0] = '\0';
+	if (!start)
+		return;
+	/* x->state holds stages 0 .. s - 1: back to where p starts */
+	for (i = p->stage_off[s]; i-- > 0;)
+		dqr_lft_set(start, p->entries[i].sw, p->entries[i].lid,
+			    p->entries[i].old_port);
+	if (dqr_plan_wait_cycle(x->fabric, start, p, s, buf, len))
+		buf[0] = '\0';
+	dqr_lfts_free(start);
+}
+
 static void log_wait(struct dqr_ctx *ctx, uint32_t s)
 {
 	const struct dqr_transition *x = &ctx->transition;
 	uint8_t why = x->plan.stage_drain[s];
 	uint32_t w = s - 1;
+	char cycle[1024];
 
 	while (w && !x->plan.stage_drain[w])
 		w--;
-	if (why & (DQR_DRAIN_LOOP | DQR_DRAIN_CYCLE))
+	if (why & (DQR_DRAIN_LOOP | DQR_DRAIN_CYCLE)) {
+		wait_cycle(x, s, cycle, sizeof(cycle));
 		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: transition %"
 			PRIu64 " stage %u waits %u ms: %s in the union of "
-			"states %u and %u\n", x->id, s + 1, x->drain_ms,
-			dqr_drain_reason(why), w, s + 1);
-	else
-		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: transition %"
-			PRIu64 " stage %u waits %u ms: %s\n", x->id, s + 1,
-			x->drain_ms, dqr_drain_reason(why));
+			"states %u and %u%s%s\n", x->id, s + 1, x->drain_ms,
+			dqr_drain_reason(why), w, s + 1, cycle[0] ? "; " : "",
+			cycle);
+		return;
+	}
+	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: transition %" PRIu64
+		" stage %u waits %u ms: %s\n", x->id, s + 1, x->drain_ms,
+		dqr_drain_reason(why));
 }
 
 static FILE *open_dump(struct dqr_ctx *ctx)

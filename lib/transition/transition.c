@@ -391,15 +391,20 @@ static int time_order_build(struct uchk *u, const struct dqr_plan *p,
  * states loop free, and an entry changes only forward in time.  When
  * the check fails, stage k waits and w becomes k - 1.  The checks are
  * not counted in u->checks.
+ *
+ * With stop below p->num_stages, p's own flags say where it waits and
+ * nothing is marked: stage stop is judged naming a cycle into *why (the
+ * caller releases it), and the judgement ends there.
  */
 static int drains_mark(struct uchk *u, struct dqr_plan *p, uint32_t *mark,
-		       uint32_t *epoch, uint32_t *lids)
+		       uint32_t *epoch, uint32_t *lids, uint32_t stop,
+		       struct dqr_union_verdict *why)
 {
 	struct dqr_union_verdict v;
 	struct time_order t;
 	uint64_t checks = u->checks;
 	uint32_t k, w = 0, n = 0;
-	int r = 0, no_cdg = u->no_cdg;
+	int r = 0, no_cdg = u->no_cdg, waits;
 
 	if (p->num_stages < 2 || no_cdg)
 		return 0;
@@ -411,12 +416,17 @@ static int drains_mark(struct uchk *u, struct dqr_plan *p, uint32_t *mark,
 		ent_set_side(u->b, p->entries, p->stage_off[k],
 			     p->stage_off[k + 1], 1);
 		drain_lids_add(p, k, mark, *epoch, lids, &n);
-		r = uchk_judge(u, lids, 0, lids, n, 0, &v);
+		r = uchk_judge(u, lids, 0, lids, n, k == stop ? JUDGE_CYCLE : 0,
+			       k == stop ? why : &v);
+		if (k == stop)
+			break;
 		dqr_union_verdict_release(&v);
 		if (r < 0)
 			break;
-		p->stage_drain[k] = r ? 0 : DQR_DRAIN_CYCLE;
-		if (r)
+		waits = stop < p->num_stages ? p->stage_drain[k] != 0 : !r;
+		if (stop >= p->num_stages)
+			p->stage_drain[k] = r ? 0 : DQR_DRAIN_CYCLE;
+		if (!waits)
 			continue;
 		/* after the drain only state k - 1 (index k) is in flight */
 		ent_set_side(u->a, p->entries, p->stage_off[w],
@@ -453,7 +463,8 @@ static int mark_drains(struct planner *pl)
 		return 0;
 	}
 	uchk_set_both(&pl->u, p->entries, p->num_entries, 0);
-	return drains_mark(&pl->u, p, pl->smark, &pl->epoch, pl->slids);
+	return drains_mark(&pl->u, p, pl->smark, &pl->epoch, pl->slids,
+			   DQR_NONE, NULL);
 }
 
 /*
@@ -476,6 +487,46 @@ static int entry_repeats(const struct dqr_plan *p, uint32_t lc)
 	for (i = 1; i < p->num_entries && !ret; i++)
 		ret = key[i] == key[i - 1];
 	free(key);
+	return ret;
+}
+
+int dqr_plan_wait_cycle(const struct dqr_fabric *f,
+			const struct dqr_lfts *from, const struct dqr_plan *p,
+			uint32_t s, char *buf, size_t len)
+{
+	struct dqr_union_verdict v;
+	struct uchk u;
+	uint32_t lc = from->lid_count, i, epoch = 0;
+	uint32_t *mark = NULL, *lids = NULL;
+	int ret = -1, r;
+
+	memset(&v, 0, sizeof(v));
+	if (len)
+		buf[0] = '\0';
+	if (s < 1 || s >= p->num_stages || !p->stage_drain)
+		return 0;
+	for (i = 0; i < p->num_entries; i++)
+		if (p->entries[i].lid >= lc)
+			lc = p->entries[i].lid + 1;
+	if (uchk_init(&u, f, from, lc))
+		return -1;
+	mark = calloc(lc, sizeof(uint32_t));
+	lids = malloc(sizeof(uint32_t) * (p->num_entries + 1));
+	if (mark && lids) {
+		for (i = 0; i < p->stage_off[s + 1]; i++)
+			u.active[p->entries[i].lid] = 1;
+		uchk_seal(&u);
+		/* p's flags are read, not written, when stop is a stage */
+		r = drains_mark(&u, (struct dqr_plan *)p, mark, &epoch, lids,
+				s, &v);
+		ret = r < 0 ? -1 : 0;
+		if (!ret && v.cyclic)
+			dqr_format_verdict(f, &v, buf, len);
+		dqr_union_verdict_release(&v);
+	}
+	free(mark);
+	free(lids);
+	uchk_release(&u);
 	return ret;
 }
 
@@ -508,7 +559,7 @@ int dqr_plan_mark_drains(const struct dqr_fabric *f,
 			u.active[p->entries[i].lid] = 1;
 		uchk_seal(&u);
 		memset(p->stage_drain, 0, p->num_stages);
-		ret = drains_mark(&u, p, mark, &epoch, lids);
+		ret = drains_mark(&u, p, mark, &epoch, lids, DQR_NONE, NULL);
 		if (ret < 0)
 			wait_every_stage(p);
 	}

@@ -253,6 +253,18 @@ int dqr_plan_mark_drains(const struct dqr_fabric *f,
 			 const struct dqr_lfts *from, struct dqr_plan *p);
 
 /*
+ * Why stage s (0-based, s >= 1) of p waits, by the exact judgement of its
+ * time order: one dependency cycle of the packets routed since the last
+ * stage before s that p says waits, into buf as dqr_format_verdict()
+ * writes it; "" when that judgement finds none (a stage the proof could
+ * not show free, or one that waits for another reason).  from are the
+ * tables p starts from.  0, or -1 when out of memory.
+ */
+int dqr_plan_wait_cycle(const struct dqr_fabric *f,
+			const struct dqr_lfts *from, const struct dqr_plan *p,
+			uint32_t s, char *buf, size_t len);
+
+/*
  * p's own drain flags (a plan made otherwise, e.g. dqr_plan_proved())
  * against the exact judgement of the same time order: for every stage k
  * that does not wait, with w the last stage before it that waits (0 when

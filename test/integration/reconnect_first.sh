@@ -113,6 +113,11 @@ while read -r expect fault; do
 				"$W/osm.log")" "$drains"
 		grep "dqr: transition $tid stage [0-9]* waits" "$W/osm.log" |
 			sed 's/^.*-> /  /'
+		# a wait for a cycle names its channels
+		[ "$expect" = wait ] ||
+			it_expect_eq "fault $n: the wait names its cycle" \
+				"$(grep -c "dqr: transition $tid stage [0-9]* waits [0-9]* ms: dependency cycle in the union of states [0-9]* and [0-9]*; dependency cycle of [0-9]* channels: " \
+				"$W/osm.log")" 1
 		# the drain is twice the LifeTime the switches hold (ibsim
 		# keeps what OpenSM set: 18, the default packet_life_time)
 		it_expect_match "$(grep "dqr: transition $tid: a drain is" \

@@ -414,7 +414,8 @@ static void fault_close(struct fault_case *c)
 
 /*
  * c's change planned with fl in flight: safe, one drain, replayed to the
- * new tables; its report in *rep.
+ * new tables; a stage that waits for a cycle names one, the first stage
+ * none.  Its report in *rep.
  */
 static void plan_one_drain(struct fault_case *c, struct dqr_dyn_order *cl,
 			   const struct dqr_in_flight *fl,
@@ -422,6 +423,8 @@ static void plan_one_drain(struct fault_case *c, struct dqr_dyn_order *cl,
 {
 	struct dqr_plan p;
 	enum dqr_planner used;
+	char buf[1024];
+	uint32_t s;
 
 	dqr_plan_init(&p);
 	CHECK_EQ(dqr_react_plan(&c->x, c->cur, c->held, c->r.target, cl, fl,
@@ -432,6 +435,14 @@ static void plan_one_drain(struct fault_case *c, struct dqr_dyn_order *cl,
 	      p.stage_drain[p.num_stages - 1] == DQR_DRAIN_WITHDRAW);
 	replays(c->cur, c->held, &p, c->r.target);
 	CHECK_EQ(dqr_plan_laxer_drains(c->cur, c->held, &p, NULL), 0);
+	for (s = 0; s < p.num_stages; s++) {
+		REQUIRE(dqr_plan_wait_cycle(c->cur, c->held, &p, s, buf,
+					    sizeof(buf)) == 0);
+		if (p.stage_drain[s] == DQR_DRAIN_CYCLE)
+			CHECK(strstr(buf, "dependency cycle of") == buf);
+		else if (!s)
+			CHECK(!buf[0]);
+	}
 	dqr_plan_release(&p);
 }
 
