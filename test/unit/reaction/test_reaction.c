@@ -395,6 +395,7 @@ static void fault_open(struct fault_case *c, const char *spec,
 		REQUIRE(dqr_choose_fat_tree(&c->x, c->f, &t) == 0);
 	REQUIRE(dqr_react_start(&c->x, c->f, &t, c->x.topo.routing, &st) ==
 		0);
+	dqr_lfts_free(t);
 	c->held = dqr_lfts_clone(c->x.recon.cur);
 	node = dqr_fabric_find_name(c->f, name);
 	c->cur = dqr_fabric_clone(c->f);
