@@ -11,7 +11,8 @@
  * (a, VL a) -> (b, VL b) exists when a packet holding a on VL a may next
  * request b on VL b.  The stage is deadlock free when that graph over
  * channels x 16 VLs is acyclic.  VL 15 is the management VL: data sent
- * to it is dropped and holds nothing after.
+ * to it is dropped and holds nothing after; so is a packet an entry
+ * would send back out of the port it came in on (fabric/relay.h).
  *
  * Only the stage's DLIDs change between its union and the states around
  * it, so each DLID's dependencies are kept and only those DLIDs walked
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include "deps/edge_list.h"
+#include "fabric/relay.h"
 #include "verify/verify_print.h"
 #include "dqr_check.h"
 
@@ -76,6 +78,7 @@ static int hop(struct vl_judge *j, uint32_t lid, uint8_t sl, uint32_t q,
 {
 	const struct dqr_fabric *f = j->f;
 	uint32_t n = f->ports[q].node, sw = f->nodes[n].sw_index, k;
+	uint32_t came = a == DQR_NONE ? DQR_NONE : f->ports[q].remote;
 	uint8_t in = f->ports[q].num, outs[2];
 
 	outs[0] = dqr_lft_get(j->a, sw, lid);
@@ -89,7 +92,8 @@ static int hop(struct vl_judge *j, uint32_t lid, uint8_t sl, uint32_t q,
 		b = f->nodes[n].port_base + o;
 		peer = f->ports[b].remote;
 		vb = dqr_vls_vl(j->v, n, in, o, sl);
-		if (peer == DQR_NONE || vb == VL_DROP)
+		if (peer == DQR_NONE || !dqr_relays(f, came, b) ||
+		    vb == VL_DROP)
 			continue;
 		if (a != DQR_NONE && buf_add(j, a, b * NVL + vb))
 			return -1;
