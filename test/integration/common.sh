@@ -195,18 +195,40 @@ it_gen_net() {
 }
 
 # it_start_ibsim NETFILE: the emulator reads its console from a FIFO kept
-# open on fd 3, so that it_ibsim_cmd can inject faults later.
+# open on fd 3, so that it_ibsim_cmd can inject faults later.  Ready once
+# it prints its first prompt (a large net file under load takes a while).
 it_start_ibsim() {
 	mkfifo "$W/ibsim.in"
 	"$IBSIM" -s "$1" < "$W/ibsim.in" > "$W/ibsim.out" 2>&1 &
 	IBSIM_PID=$!
 	IT_PIDS="$IT_PIDS $!"
+	IBSIM_LINES=0
 	exec 3> "$W/ibsim.in"
+	it_ibsim_wait "start on $1"
 	sleep 1
-	kill -0 "$!" 2>/dev/null || {
+	kill -0 "$IBSIM_PID" 2>/dev/null || {
 		cat "$W/ibsim.out"
 		it_fail "ibsim did not start on $1"
 	}
+}
+
+# it_ibsim_wait WHAT: wait until ibsim has read the IBSIM_LINES lines sent
+# to its console: it prints its prompt "sim> " once when ready and once
+# after each line, so the prompts in ibsim.out count what it carried out.
+# Fails after 60 s or if ibsim died, saying WHAT it was doing.
+it_ibsim_wait() {
+	local i n
+
+	for i in $(seq 1 600); do
+		n=$(grep -o 'sim> ' "$W/ibsim.out" 2>/dev/null | wc -l)
+		[ "$n" -gt "$IBSIM_LINES" ] && return 0
+		it_alive "$IBSIM_PID" || {
+			cat "$W/ibsim.out"
+			it_fail "ibsim died before it did: $1"
+		}
+		sleep 0.1
+	done
+	it_fail "ibsim did not $1 within 60 s"
 }
 
 # it_stop_ibsim: stop the emulator (opensm first) and forget its fabric,
@@ -231,8 +253,14 @@ it_forget_pid() {
 	IT_PIDS=$l
 }
 
+# it_ibsim_cmd COMMAND: one line to the emulator's console; returns once
+# ibsim has carried it out, so that what follows (a SIGHUP to opensm after
+# a ReLink, a read-back) meets the fabric changed however loaded the
+# machine is (the integration tests run side by side).
 it_ibsim_cmd() {
 	printf '%s\n' "$*" >&3
+	IBSIM_LINES=$((IBSIM_LINES + 1))
+	it_ibsim_wait "carry out '$*'"
 }
 
 # it_write_conf [EXTRA-LINES...]: opensm.conf loading the plugin.
