@@ -315,12 +315,24 @@ it_start_opensm() {
 	IT_PIDS="$IT_PIDS $!"
 	OSM_PID=$!
 	for i in $(seq 1 "$DQR_IT_TIMEOUT"); do
-		grep -q "SUBNET UP" "$W/osm.log" 2>/dev/null && return 0
+		grep -q "SUBNET UP" "$W/osm.log" 2>/dev/null && {
+			it_slow "SUBNET UP" "$i" "$DQR_IT_TIMEOUT"
+			return 0
+		}
 		it_alive "$OSM_PID" || break
 		sleep 1
 	done
 	tail -20 "$W/osm.log" 2>/dev/null
 	it_fail "opensm did not reach SUBNET UP"
+}
+
+# it_slow WHAT N LIMIT: a wait that needed N of its LIMIT polls (one a
+# second) says so when N is past half of LIMIT (DQR_IT_SLOW=K: past 1/K):
+# the integration tests run side by side, and a wait near its limit is a
+# failure to come on a machine more loaded.
+it_slow() {
+	[ $(($2 * ${DQR_IT_SLOW:-2})) -gt "$3" ] || return 0
+	it_log "slow: $1 after $2 of $3 polls"
 }
 
 # it_wait_log PATTERN COUNT [SECONDS]: wait until PATTERN (grep -E) occurs COUNT
@@ -330,7 +342,10 @@ it_wait_log() {
 
 	for i in $(seq 1 "${3:-120}"); do
 		n=$(grep -cE -- "$1" "$W/osm.log" 2>/dev/null)
-		[ "${n:-0}" -ge "$2" ] && return 0
+		[ "${n:-0}" -ge "$2" ] && {
+			it_slow "'$1'" "$i" "${3:-120}"
+			return 0
+		}
 		[ -z "${OSM_PID:-}" ] || it_alive "$OSM_PID" ||
 			it_fail "opensm died before '$1' (see $W/opensm.out)"
 		sleep 1
