@@ -72,7 +72,15 @@ while read -r expect fault; do
 	if [ "$expect" != first ]; then
 		# the first stages are in force; read them back in the drain
 		it_wait_log "dqr: transition $tid stage [0-9]+ waits" 1 60
+		k=$(grep -oE "dqr: transition $tid stage [0-9]+ waits" \
+			"$W/osm.log" | head -1 | grep -oE "[0-9]+ waits" |
+			cut -d' ' -f1)
 		it_readback "$HOST" mid$n
+		# all of it in the drain: stage k not handed over before the
+		# read-back ended (else it mixed two states; a loaded machine)
+		! grep -q "dqr: transition $tid: stage $k of " "$W/osm.log" ||
+			it_fail "fault $n: the read-back outlasted the drain" \
+				"before stage $k (run this test alone)"
 		"$DQR_CHECK" "$W/mid$n.ibnd" "$W/mid$n.fts" > "$W/mid$n.txt" 2>&1
 		grep "^pairs\|^forwarding loops\|^dependency cycle" "$W/mid$n.txt"
 		ca_ok=1
