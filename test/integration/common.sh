@@ -335,20 +335,24 @@ it_slow() {
 	it_log "slow: $1 after $2 of $3 polls"
 }
 
-# it_wait_log PATTERN COUNT [SECONDS]: wait until PATTERN (grep -E) occurs COUNT
-# times in the OpenSM log.
+# it_wait_log PATTERN COUNT [SECONDS [PER-SECOND]]: wait until PATTERN
+# (grep -E) occurs COUNT times in the OpenSM log, looking PER-SECOND
+# times a second (default 1).  A line that opens a short window, such as
+# a stage that waits a drain delay of about 2 s, wants 10: looking once a
+# second sees it up to a second late, half the window gone.
 it_wait_log() {
-	local i n
+	local i n polls=$((${3:-120} * ${4:-1})) nap
 
-	for i in $(seq 1 "${3:-120}"); do
+	nap=$(awk -v n="${4:-1}" 'BEGIN { print 1 / n }')
+	for i in $(seq 1 "$polls"); do
 		n=$(grep -cE -- "$1" "$W/osm.log" 2>/dev/null)
 		[ "${n:-0}" -ge "$2" ] && {
-			it_slow "'$1'" "$i" "${3:-120}"
+			it_slow "'$1'" "$i" "$polls"
 			return 0
 		}
 		[ -z "${OSM_PID:-}" ] || it_alive "$OSM_PID" ||
 			it_fail "opensm died before '$1' (see $W/opensm.out)"
-		sleep 1
+		sleep "$nap"
 	done
 	it_fail "'$1' did not appear $2 times in the OpenSM log"
 }

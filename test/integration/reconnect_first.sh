@@ -66,12 +66,14 @@ while read -r expect fault; do
 	l0=$(wc -l < "$W/osm.log")
 	n0=$(it_count "dqr: transition [0-9]+ \(")
 	it_ibsim_cmd "Unlink $fault"
-	it_wait_log "dqr: transition [0-9]+ \(" $((n0 + 1)) 60
+	# looked for ten times a second: a stage may wait its drain (about
+	# 2 s) right after, and the read-back must fit in it
+	it_wait_log "dqr: transition [0-9]+ \(" $((n0 + 1)) 60 10
 	tid=$(tail -n +"$((l0 + 1))" "$W/osm.log" |
 		grep -oE "dqr: transition [0-9]+ \(" | head -1 | grep -oE "[0-9]+")
 	if [ "$expect" != first ]; then
 		# the first stages are in force; read them back in the drain
-		it_wait_log "dqr: transition $tid stage [0-9]+ waits" 1 60
+		it_wait_log "dqr: transition $tid stage [0-9]+ waits" 1 60 10
 		k=$(grep -oE "dqr: transition $tid stage [0-9]+ waits" \
 			"$W/osm.log" | head -1 | grep -oE "[0-9]+ waits" |
 			cut -d' ' -f1)

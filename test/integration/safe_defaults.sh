@@ -103,12 +103,14 @@ for cable in "$@"; do
 	step=$((step + 1))
 	n=$(it_count "dqr: transition [0-9]+ \(")
 	it_ibsim_cmd "Unlink $cable"
-	it_wait_log "dqr: transition [0-9]+ \(" $((n + 1)) 60
 	if [ "$INTERRUPT" = 1 ] && [ $step = 1 ]; then
 		# the next fault while the first transition waits its drain
-		it_wait_log "dqr: transition [0-9]+ stage [0-9]+ waits" 1 60
+		# (about 2 s): looked for ten times a second
+		it_wait_log "dqr: transition [0-9]+ \(" $((n + 1)) 60 10
+		it_wait_log "dqr: transition [0-9]+ stage [0-9]+ waits" 1 60 10
 		continue
 	fi
+	it_wait_log "dqr: transition [0-9]+ \(" $((n + 1)) 60
 	wait_quiet
 	step_done "cable$step"
 done
