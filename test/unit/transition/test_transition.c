@@ -948,12 +948,10 @@ static uint32_t ref_union(const struct dqr_fabric *f, const struct dqr_lfts *a,
 			pp[1] = dqr_lft_get(b, sw, lid);
 			for (k = 0; k < 2; k++) {
 				c = ref_ch(f, sw, pp[k]);
-				if (c == DQR_NONE)
+				y = c == DQR_NONE ? DQR_NONE :
+				    dqr_peer_switch(f, c);
+				if (y == DQR_NONE)
 					continue;
-				y = f->ports[f->ports[c].remote].node;
-				if (!dqr_is_switch(f, y))
-					continue;
-				y = f->nodes[y].sw_index;
 				ref_dep_on(f, a, b, y, lid, c, nxt);
 				ref_dep_on(f, a, b, y, lid, c, dep);
 			}
@@ -1159,12 +1157,10 @@ static int ref_timed_cyclic(const struct dqr_fabric *f,
 
 			for (a = 0; a < 2; a++) {
 				c = ref_ch(f, sw, pp[a]);
-				if (c == DQR_NONE)
+				y = c == DQR_NONE ? DQR_NONE :
+				    dqr_peer_switch(f, c);
+				if (y == DQR_NONE)
 					continue;
-				y = f->ports[f->ports[c].remote].node;
-				if (!dqr_is_switch(f, y))
-					continue;
-				y = f->nodes[y].sw_index;
 				for (b = 0; b < 2; b++) {
 					uint8_t q = b ? dqr_lft_get(tk, y, lid)
 						      : dqr_lft_get(tw, y, lid);
