@@ -76,6 +76,28 @@ static int find_cycle(const struct dqr_fabric *f, const struct dqr_cdg *g,
 	return 0;
 }
 
+int dqr_kahn_start(const struct dqr_cdg *g, struct dqr_channel_list *cl,
+		   uint32_t **indeg)
+{
+	uint32_t n = g->num_vertices, v;
+
+	cl->num_vertices = n;
+	cl->len = 0;
+	cl->order = malloc(sizeof(uint32_t) * (n ? n : 1));
+	cl->pos = malloc(sizeof(uint32_t) * (n ? n : 1));
+	*indeg = malloc(sizeof(uint32_t) * (n ? n : 1));
+	if (!cl->order || !cl->pos || !*indeg) {
+		free(*indeg);
+		dqr_channel_list_free(cl);
+		return -1;
+	}
+	for (v = 0; v < n; v++) {
+		cl->pos[v] = DQR_NONE;
+		(*indeg)[v] = (uint32_t)(g->pred_off[v + 1] - g->pred_off[v]);
+	}
+	return 0;
+}
+
 int dqr_channel_list_build(const struct dqr_fabric *f,
 			   const struct dqr_cdg *g,
 			   struct dqr_channel_list *cl,
@@ -84,25 +106,14 @@ int dqr_channel_list_build(const struct dqr_fabric *f,
 	uint32_t n = g->num_vertices, v, head = 0, tail = 0, *indeg;
 	uint64_t e;
 
-	cl->num_vertices = n;
-	cl->len = 0;
-	cl->order = malloc(sizeof(uint32_t) * (n ? n : 1));
-	cl->pos = malloc(sizeof(uint32_t) * (n ? n : 1));
-	indeg = malloc(sizeof(uint32_t) * (n ? n : 1));
-	if (!cl->order || !cl->pos || !indeg) {
-		free(indeg);
-		dqr_channel_list_free(cl);
+	if (dqr_kahn_start(g, cl, &indeg))
 		return -1;
-	}
 	/* order[] doubles as Kahn's queue: what is queued is placed */
-	for (v = 0; v < n; v++) {
-		cl->pos[v] = DQR_NONE;
-		indeg[v] = (uint32_t)(g->pred_off[v + 1] - g->pred_off[v]);
+	for (v = 0; v < n; v++)
 		if (is_channel(f, v) && !indeg[v]) {
 			cl->pos[v] = tail;
 			cl->order[tail++] = v;
 		}
-	}
 	while (head < tail) {
 		v = cl->order[head++];
 		for (e = g->succ_off[v]; e < g->succ_off[v + 1]; e++) {

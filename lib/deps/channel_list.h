@@ -47,6 +47,15 @@ int dqr_channel_list_of_tables(const struct dqr_fabric *f,
 			       struct dqr_channel_list *cl,
 			       struct dqr_cycle *cycle, struct dqr_cdg **g_out);
 void dqr_channel_list_free(struct dqr_channel_list *cl);
+
+/*
+ * The start of Kahn's algorithm over g, for this file's order and
+ * edge_list.h's: cl empty with room for every vertex, each pos
+ * DQR_NONE, and in *indeg (malloc'ed) each vertex's count of
+ * predecessors.  0, or -1 when out of memory with nothing to free.
+ */
+int dqr_kahn_start(const struct dqr_cdg *g, struct dqr_channel_list *cl,
+		   uint32_t **indeg);
 void dqr_cycle_free(struct dqr_cycle *c);
 
 /* 1 when every dependency of g points upward in cl. */

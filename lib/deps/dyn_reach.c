@@ -306,16 +306,30 @@ int dyn_reach_refuses(struct dqr_dyn_order *d, uint32_t a, uint32_t b)
 	return 0;
 }
 
+#define REACH_BUFS 4
+
+/*
+ * The table of the slots' arrays, from which both dyn_reach_new()
+ * allocates and dyn_reach_free() frees them (mem.h).
+ */
+static void reach_bufs(struct dqr_dyn_order *d, struct dqr_buf *b)
+{
+	const struct dqr_buf t[REACH_BUFS] = {
+		DQR_BUF(d->reach, REACH_SLOTS),
+		DQR_BUF(d->reach_bits, d->num_vertices),
+		DQR_BUF(d->hubs, HUBS), DQR_BUF(d->meets, MEETS),
+	};
+
+	memcpy(b, t, sizeof(t));
+}
+
 int dyn_reach_new(struct dqr_dyn_order *d)
 {
+	struct dqr_buf b[REACH_BUFS];
 	uint32_t k;
 
-	d->reach = calloc(REACH_SLOTS, sizeof(*d->reach));
-	d->reach_bits = calloc(d->num_vertices ? d->num_vertices : 1,
-			       sizeof(uint32_t));
-	d->hubs = calloc(HUBS, sizeof(*d->hubs));
-	d->meets = calloc(MEETS, sizeof(*d->meets));
-	if (!d->reach || !d->reach_bits || !d->hubs || !d->meets)
+	reach_bufs(d, b);
+	if (dqr_bufs_alloc(b, REACH_BUFS))
 		return -1;
 	for (k = 0; k < REACH_SLOTS; k++)
 		d->reach[k].target = DQR_NONE;
@@ -328,6 +342,7 @@ int dyn_reach_new(struct dqr_dyn_order *d)
 
 void dyn_reach_free(struct dqr_dyn_order *d)
 {
+	struct dqr_buf b[REACH_BUFS];
 	uint32_t k;
 
 	for (k = 0; d->reach && k < REACH_SLOTS; k++)
@@ -336,12 +351,6 @@ void dyn_reach_free(struct dqr_dyn_order *d)
 		free(d->hubs[k].up);
 		free(d->hubs[k].down);
 	}
-	free(d->reach);
-	free(d->reach_bits);
-	free(d->hubs);
-	free(d->meets);
-	d->reach = NULL;
-	d->reach_bits = NULL;
-	d->hubs = NULL;
-	d->meets = NULL;
+	reach_bufs(d, b);
+	dqr_bufs_free(b, REACH_BUFS);
 }

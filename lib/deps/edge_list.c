@@ -44,24 +44,17 @@ int dqr_topo_order(const struct dqr_cdg *g,
 	uint32_t n = g->num_vertices, *indeg, *ready, nr = 0, v, i;
 	uint64_t k;
 
-	cl->num_vertices = n;
-	cl->len = 0;
-	cl->order = malloc(sizeof(uint32_t) * (n ? n : 1));
-	cl->pos = malloc(sizeof(uint32_t) * (n ? n : 1));
-	indeg = malloc(sizeof(uint32_t) * (n ? n : 1));
+	if (dqr_kahn_start(g, cl, &indeg))
+		return -1;
 	ready = malloc(sizeof(uint32_t) * (n ? n : 1));
-	if (!cl->order || !cl->pos || !indeg || !ready) {
+	if (!ready) {
 		free(indeg);
-		free(ready);
 		dqr_channel_list_free(cl);
 		return -1;
 	}
-	for (v = 0; v < n; v++) {
-		cl->pos[v] = DQR_NONE;
-		indeg[v] = (uint32_t)(g->pred_off[v + 1] - g->pred_off[v]);
+	for (v = 0; v < n; v++)
 		if (!indeg[v])
 			ready[nr++] = v;
-	}
 	while (nr) {
 		i = pick(ctx, nr);
 		v = ready[i];

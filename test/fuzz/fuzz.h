@@ -23,8 +23,15 @@ extern const char fuzz_name[];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* data as a stream to read; NULL for no bytes (fmemopen refuses 0). */
-FILE *fuzz_file(const uint8_t *data, size_t size);
+/*
+ * The target's reader on data as a file named "fuzz": parse(fp, arg,
+ * err, errlen) answers 0 when it read, anything else when it refused.
+ * 1 when it read; 0 when there were no bytes or it refused, its message
+ * checked by fuzz_check_err().
+ */
+int fuzz_read(const uint8_t *data, size_t size,
+	      int (*parse)(FILE *fp, void *arg, char *err, size_t errlen),
+	      void *arg);
 
 /* The tiny fabric (test/data/tiny.ibnd), parsed once. */
 const struct dqr_fabric *fuzz_fabric(void);

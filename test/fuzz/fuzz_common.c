@@ -69,11 +69,29 @@ const struct dqr_fabric *fuzz_fabric(void)
 	return fabric;
 }
 
-FILE *fuzz_file(const uint8_t *data, size_t size)
+/* data as a stream to read; NULL for no bytes (fmemopen refuses 0). */
+static FILE *fuzz_file(const uint8_t *data, size_t size)
 {
 	if (!size)
 		return NULL;
 	return fmemopen((void *)data, size, "r");
+}
+
+int fuzz_read(const uint8_t *data, size_t size,
+	      int (*parse)(FILE *fp, void *arg, char *err, size_t errlen),
+	      void *arg)
+{
+	char err[512] = "";
+	FILE *fp = fuzz_file(data, size);
+	int bad;
+
+	if (!fp)
+		return 0;
+	bad = parse(fp, arg, err, sizeof(err));
+	fclose(fp);
+	if (bad)
+		fuzz_check_err(err);
+	return !bad;
 }
 
 void fuzz_check_err(const char *err)

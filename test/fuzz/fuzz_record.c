@@ -24,23 +24,18 @@ static void select_one(const struct dqr_plan_file *pf, const uint64_t *id)
 	dqr_plan_release(&p);
 }
 
+static int parse_record(FILE *fp, void *pf, char *err, size_t errlen)
+{
+	return dqr_plan_parse(fuzz_fabric(), fp, "fuzz", pf, err, errlen);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct dqr_plan_file pf;
-	char err[512];
 	uint32_t i;
-	FILE *fp = fuzz_file(data, size);
 
-	if (!fp)
+	if (!fuzz_read(data, size, parse_record, &pf))
 		return 0;
-	err[0] = '\0';
-	if (dqr_plan_parse(fuzz_fabric(), fp, "fuzz", &pf, err,
-			   sizeof(err))) {
-		fclose(fp);
-		fuzz_check_err(err);
-		return 0;
-	}
-	fclose(fp);
 	select_one(&pf, NULL);
 	/* the first few ids alone: a file may hold thousands */
 	for (i = 0; i < pf.num_ids && i < 4; i++)

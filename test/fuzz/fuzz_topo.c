@@ -7,21 +7,20 @@
 
 const char fuzz_name[] = "topo";
 
+static int parse_topo(FILE *fp, void *arg, char *err, size_t errlen)
+{
+	struct dqr_fabric **f = arg;
+
+	*f = dqr_parse_topology(fp, "fuzz", err, errlen);
+	return !*f;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct dqr_fabric *f;
-	char err[512];
-	FILE *fp = fuzz_file(data, size);
 
-	if (!fp)
+	if (!fuzz_read(data, size, parse_topo, &f))
 		return 0;
-	err[0] = '\0';
-	f = dqr_parse_topology(fp, "fuzz", err, sizeof(err));
-	fclose(fp);
-	if (!f) {
-		fuzz_check_err(err);
-		return 0;
-	}
 	/* what the reader promises of a fabric it returns */
 	if (!f->finished || !f->num_nodes)
 		abort();

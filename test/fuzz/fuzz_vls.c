@@ -7,23 +7,18 @@
 
 const char fuzz_name[] = "vls";
 
+static int parse_vls(FILE *fp, void *v, char *err, size_t errlen)
+{
+	return dqr_parse_vls(fuzz_fabric(), fp, "fuzz", v, err, errlen);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct dqr_fabric *f = fuzz_fabric();
 	struct dqr_vls v;
-	char err[512];
 	uint32_t i;
-	FILE *fp = fuzz_file(data, size);
 
-	if (!fp)
+	if (!fuzz_read(data, size, parse_vls, &v))
 		return 0;
-	err[0] = '\0';
-	if (dqr_parse_vls(f, fp, "fuzz", &v, err, sizeof(err))) {
-		fclose(fp);
-		fuzz_check_err(err);
-		return 0;
-	}
-	fclose(fp);
 	/* every table and path read is found again, and sorted */
 	for (i = 0; i < v.num_tables; i++) {
 		const struct dqr_vl_table *t = &v.tables[i];

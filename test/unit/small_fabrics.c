@@ -227,6 +227,18 @@ uint32_t switch_links(const struct dqr_fabric *f, uint32_t **out)
 	return n;
 }
 
+void shuffle(uint32_t *a, uint32_t n, uint32_t (*rnd)(uint32_t))
+{
+	uint32_t i, j, x;
+
+	for (i = n; i > 1; i--) {
+		j = rnd(i);
+		x = a[i - 1];
+		a[i - 1] = a[j];
+		a[j] = x;
+	}
+}
+
 struct dqr_fabric *data_fabric(const char *name)
 {
 	char path[4096], err[512];

@@ -99,6 +99,12 @@ void gen_world_open(struct gen_world *w, const char *spec,
 void gen_world_close(struct gen_world *w);
 
 /*
+ * Fisher-Yates over a[0 .. n) with rnd(k) in [0, k): each test passes its
+ * own generator, so that its sequence stays what its cases were chosen by.
+ */
+void shuffle(uint32_t *a, uint32_t n, uint32_t (*rnd)(uint32_t));
+
+/*
  * The topology of test/data/name, or of text read as a file "inline"; NULL
  * with the reader's complaint on stderr.
  */

@@ -76,6 +76,23 @@ int layers_dump(const char *path, layers_dump_fn *write,
 		const struct dqr_fabric *f, const void *layers,
 		const char *topo, const char *lfts);
 unsigned vl_source_lid(const struct dqr_fabric *f, uint32_t port);
+/*
+ * What some layers answer for --vl-dump's lines.  listed: which lines
+ * are, for the file's header.  sl2vl: the table of switch sw (an index)
+ * from port in to port out, or with sw DQR_NONE of the end port at port
+ * index out; 0: not listed.  path_sl: the SL of the route from port to
+ * lid; -1: not listed.
+ */
+struct layers_dump_ops {
+	const char *listed;
+	int (*sl2vl)(const void *layers, uint32_t sw, unsigned in,
+		     uint32_t out, uint8_t vl[DQR_VL_NUM_SL]);
+	int (*path_sl)(const struct dqr_fabric *f, const void *layers,
+		       uint32_t port, unsigned lid);
+};
+/* The legend of --vl-dump's lines, and the lines. */
+void layers_dump_lines(FILE *out, const struct dqr_fabric *f,
+		       const void *layers, const struct layers_dump_ops *ops);
 int verify_ok_but_cycle(const struct dqr_verify_report *r, unsigned kinds);
 void print_vl_text(const struct dqr_fabric *f,
 		   const struct dqr_ml_vls *v,

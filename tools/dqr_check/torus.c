@@ -96,69 +96,46 @@ struct dqr_vlayers *torus_build(const struct dqr_fabric *f,
 	return tl;
 }
 
-static void sl2vl_put(FILE *out, unsigned layers)
+/* What the plugin programs: SL l on VL l, never VL 15; every table. */
+static int torus_sl2vl(const void *tl, uint32_t sw, unsigned in,
+		       uint32_t out, uint8_t vl[DQR_VL_NUM_SL])
 {
-	unsigned s;
+	unsigned s, layers = dqr_vlayers_count(tl);
 
-	/* what the plugin programs: SL l on VL l, never VL 15 */
-	for (s = 0; s < DQR_VLS_NUM_SL; s++)
-		fprintf(out, " %u", s < layers ? s : 0);
-	putc('\n', out);
+	(void)sw;
+	(void)in;
+	(void)out;
+	for (s = 0; s < DQR_VL_NUM_SL; s++)
+		vl[s] = s < layers ? s : 0;
+	return 1;
 }
 
-void torus_dump_write(FILE *out, const struct dqr_fabric *f,
-		      const void *tl_any, const char *topo, const char *lfts)
+/* Every route that leaves the fabric at a switch, SL 0 included. */
+static int torus_path_sl(const struct dqr_fabric *f, const void *tl,
+			 uint32_t port, unsigned lid)
 {
-	const struct dqr_vlayers *tl = tl_any;
-	unsigned in, q, slid, lid, layers = dqr_vlayers_count(tl);
-	uint32_t sw, n, port, s, d;
+	uint32_t d = lid_switch(f, lid);
 
+	if (d == DQR_NONE)
+		return -1;
+	return dqr_vlayers_sl(tl, port_switch(f, port), d);
+}
+
+static const struct layers_dump_ops torus_ops = {
+	.listed = "Every route is listed, SL 0 included.",
+	.sl2vl = torus_sl2vl,
+	.path_sl = torus_path_sl,
+};
+
+void torus_dump_write(FILE *out, const struct dqr_fabric *f,
+		      const void *tl, const char *topo, const char *lfts)
+{
 	fprintf(out,
 		"# dqr-check --torus-layers --vl-dump: e-cube's %u virtual "
 		"layers of a torus,\n# layer l on SL l and VL l\n"
-		"# topology %s, tables %s\n"
-		"# sl2vl 0x<switch node GUID> <in port> <out port> <VL of SL "
-		"0> .. <VL of SL 15>\n"
-		"#   in port 0: what the switch sends itself\n"
-		"# ca_sl2vl 0x<node GUID> <port> <VL of SL 0> .. <VL of SL "
-		"15>\n"
-		"# path_sl <SLID> <DLID> <SL>   (LIDs decimal; SLID the "
-		"source's base LID)\n"
-		"# Every route is listed, SL 0 included.\n", layers, topo,
+		"# topology %s, tables %s\n", dqr_vlayers_count(tl), topo,
 		lfts);
-	for (sw = 0; sw < f->num_switches; sw++) {
-		const struct dqr_node *nd = &f->nodes[f->switches[sw]];
-
-		for (in = 0; in <= nd->num_ports; in++)
-			for (q = 1; q <= nd->num_ports; q++) {
-				if (q == in)
-					continue;
-				fprintf(out, "sl2vl 0x%016" PRIx64 " %u %u",
-					nd->guid, in, q);
-				sl2vl_put(out, layers);
-			}
-	}
-	for (n = 0; n < f->num_nodes; n++) {
-		const struct dqr_node *nd = &f->nodes[n];
-
-		for (q = 1; !dqr_is_switch(f, n) && q <= nd->num_ports; q++) {
-			fprintf(out, "ca_sl2vl 0x%016" PRIx64 " %u", nd->guid,
-				q);
-			sl2vl_put(out, layers);
-		}
-	}
-	for (port = 0; port < f->num_ports; port++) {
-		slid = vl_source_lid(f, port);
-		s = slid ? port_switch(f, port) : DQR_NONE;
-		for (lid = 1; s != DQR_NONE && lid <= f->max_lid; lid++) {
-			n = dqr_lid_owner(f, lid);
-			d = lid_switch(f, lid);
-			if (n == DQR_NONE || n == port || d == DQR_NONE)
-				continue;
-			fprintf(out, "path_sl %u %u %u\n", slid, lid,
-				dqr_vlayers_sl(tl, s, d));
-		}
-	}
+	layers_dump_lines(out, f, tl, &torus_ops);
 }
 
 static unsigned popcount(uint32_t x)

@@ -69,17 +69,15 @@ unsigned vl_source_lid(const struct dqr_fabric *f, uint32_t port)
 	return p->base_lid;
 }
 
-void vl_dump_write(FILE *out, const struct dqr_fabric *f, const void *layers,
-		   const char *topo, const char *lfts)
+void layers_dump_lines(FILE *out, const struct dqr_fabric *f,
+		       const void *layers, const struct layers_dump_ops *ops)
 {
-	const struct dqr_ml_vls *v = layers;
 	uint8_t vl[DQR_VL_NUM_SL];
 	uint32_t sw, n, port, lid;
-	unsigned in, q, slid, sl;
+	unsigned in, q, slid;
+	int sl;
 
 	fprintf(out,
-		"# dqr-check --vl-dump: the FT paper's two layers on VL 0 and "
-		"VL 1\n# topology %s, tables %s\n"
 		"# sl2vl 0x<switch node GUID> <in port> <out port> <VL of SL "
 		"0> .. <VL of SL 15>\n"
 		"#   in port 0: what the switch sends itself\n"
@@ -87,18 +85,14 @@ void vl_dump_write(FILE *out, const struct dqr_fabric *f, const void *layers,
 		"15>\n"
 		"# path_sl <SLID> <DLID> <SL>   (LIDs decimal; SLID the "
 		"source's base LID)\n"
-		"# Only tables with a VL other than 0 and routes with an SL "
-		"other than 0\n# are listed: everything else is SL 0 and VL "
-		"0.\n", topo, lfts);
+		"# %s\n", ops->listed);
 	for (sw = 0; sw < f->num_switches; sw++) {
 		const struct dqr_node *nd = &f->nodes[f->switches[sw]];
 
 		for (in = 0; in <= nd->num_ports; in++)
 			for (q = 1; q <= nd->num_ports; q++) {
-				if (q == in)
-					continue;
-				dqr_vl_sl2vl_table(v, sw, in, q, vl);
-				if (!vl_any(vl))
+				if (q == in ||
+				    !ops->sl2vl(layers, sw, in, q, vl))
 					continue;
 				fprintf(out, "sl2vl 0x%016" PRIx64 " %u %u",
 					nd->guid, in, q);
@@ -109,8 +103,8 @@ void vl_dump_write(FILE *out, const struct dqr_fabric *f, const void *layers,
 		const struct dqr_node *nd = &f->nodes[n];
 
 		for (q = 1; !dqr_is_switch(f, n) && q <= nd->num_ports; q++) {
-			dqr_vl_ca_sl2vl_table(v, nd->port_base + q, vl);
-			if (!vl_any(vl))
+			if (!ops->sl2vl(layers, DQR_NONE, 0, nd->port_base + q,
+					vl))
 				continue;
 			fprintf(out, "ca_sl2vl 0x%016" PRIx64 " %u", nd->guid,
 				q);
@@ -123,12 +117,50 @@ void vl_dump_write(FILE *out, const struct dqr_fabric *f, const void *layers,
 			n = dqr_lid_owner(f, lid);
 			if (n == DQR_NONE || n == port)
 				continue;
-			sl = dqr_vl_path_sl(v, port, lid);
-			if (sl)
-				fprintf(out, "path_sl %u %u %u\n", slid, lid,
+			sl = ops->path_sl(f, layers, port, lid);
+			if (sl >= 0)
+				fprintf(out, "path_sl %u %u %d\n", slid, lid,
 					sl);
 		}
 	}
+}
+
+/* The FT paper's layers list the tables with a VL other than 0. */
+static int vl_sl2vl(const void *layers, uint32_t sw, unsigned in,
+		    uint32_t out, uint8_t vl[DQR_VL_NUM_SL])
+{
+	if (sw == DQR_NONE)
+		dqr_vl_ca_sl2vl_table(layers, out, vl);
+	else
+		dqr_vl_sl2vl_table(layers, sw, in, out, vl);
+	return vl_any(vl);
+}
+
+/* ... and the routes with an SL other than 0. */
+static int vl_path_sl(const struct dqr_fabric *f, const void *layers,
+		      uint32_t port, unsigned lid)
+{
+	unsigned sl = dqr_vl_path_sl(layers, port, lid);
+
+	(void)f;
+	return sl ? (int)sl : -1;
+}
+
+static const struct layers_dump_ops vl_ops = {
+	.listed = "Only tables with a VL other than 0 and routes with an SL "
+		  "other than 0\n# are listed: everything else is SL 0 and "
+		  "VL 0.",
+	.sl2vl = vl_sl2vl,
+	.path_sl = vl_path_sl,
+};
+
+void vl_dump_write(FILE *out, const struct dqr_fabric *f, const void *layers,
+		   const char *topo, const char *lfts)
+{
+	fprintf(out,
+		"# dqr-check --vl-dump: the FT paper's two layers on VL 0 and "
+		"VL 1\n# topology %s, tables %s\n", topo, lfts);
+	layers_dump_lines(out, f, layers, &vl_ops);
 }
 
 /* Writes --vl-dump's file with write(); 0, or -1 after a message. */

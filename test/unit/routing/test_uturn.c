@@ -52,18 +52,6 @@ static uint32_t rnd(uint32_t n)
 	return (uint32_t)((rng_state >> 33) % n);
 }
 
-static void shuffle(uint32_t *a, uint32_t n)
-{
-	uint32_t i, j, x;
-
-	for (i = n; i > 1; i--) {
-		j = rnd(i);
-		x = a[i - 1];
-		a[i - 1] = a[j];
-		a[j] = x;
-	}
-}
-
 static struct dqr_fabric *gen(const char *spec, struct dqr_gen_place **pl)
 {
 	struct dqr_gen_spec s;
@@ -396,8 +384,8 @@ static struct dqr_fabric *shuffled_copy(const struct dqr_fabric *f,
 	REQUIRE(g && perm && gp);
 	for (i = 0; i < n; i++)
 		perm[i] = gp[i] = i;
-	shuffle(perm, n);
-	shuffle(gp, n);
+	shuffle(perm, n, rnd);
+	shuffle(gp, n, rnd);
 	for (i = 0; i < n; i++) {
 		const struct dqr_node *o = &f->nodes[perm[i]];
 		uint64_t guid = 0x0002c90300a00000ull + 16ull * gp[i] + 3;
@@ -903,7 +891,7 @@ static void test_missing_at_boot(void)
 		uint32_t cut = 0;
 
 		REQUIRE(f);
-		shuffle(cab, ncab);
+		shuffle(cab, ncab, rnd);
 		for (i = 0; i < 3; i++)
 			dqr_fabric_unlink_port(f, cab[i]);
 		for (i = 0; i < f->num_ports; i++)

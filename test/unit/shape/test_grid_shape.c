@@ -44,18 +44,6 @@ static uint32_t rnd(uint32_t n)
 	return (rnd_state >> 8) % n;
 }
 
-static void shuffle(uint32_t *a, uint32_t n)
-{
-	uint32_t i, j, x;
-
-	for (i = n; i > 1; i--) {
-		j = rnd(i);
-		x = a[i - 1];
-		a[i - 1] = a[j];
-		a[j] = x;
-	}
-}
-
 /*
  * A copy of f with nodes in a random order, new GUIDs, each switch's
  * ports permuted over one more port than it had; switch drop (node index
@@ -77,7 +65,7 @@ static struct dqr_fabric *scrambled(const struct dqr_fabric *f, uint32_t drop)
 		perm[i] = i;
 		map[i] = DQR_NONE;
 	}
-	shuffle(perm, n);
+	shuffle(perm, n, rnd);
 	for (i = 0; i < n; i++) {
 		const struct dqr_node *o = &f->nodes[perm[i]];
 		uint32_t ports[DQR_MAX_PORTS + 1];
@@ -94,7 +82,7 @@ static struct dqr_fabric *scrambled(const struct dqr_fabric *f, uint32_t drop)
 		for (pn = 0; pn < np; pn++)
 			ports[pn] = pn + 1;
 		if (dqr_is_switch(f, node))
-			shuffle(ports, np);
+			shuffle(ports, np, rnd);
 		for (pn = 1; pn <= o->num_ports; pn++)
 			pmap[o->port_base + pn] = (uint8_t)ports[pn - 1];
 		map[node] = dqr_fabric_add_node(g, o->type, np,

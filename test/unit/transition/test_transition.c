@@ -177,6 +177,34 @@ static void check_clean(const struct tcase *c)
 	CHECK(replay_clean(c->f, c->a, c->b, &c->p));
 }
 
+/*
+ * Opens c on a ring of n switches, from the tables of route to the ring
+ * read as a line from position cut (ring_cut()).
+ */
+static void ring_case(struct tcase *c, unsigned n,
+		      struct dqr_lfts *(*route)(const struct dqr_fabric *,
+						unsigned),
+		      unsigned cut)
+{
+	memset(c, 0, sizeof(*c));
+	c->f = ring_fabric(n);
+	REQUIRE(c->f);
+	c->a = route(c->f, n);
+	c->b = ring_cut(c->f, n, cut);
+	REQUIRE(c->a && c->b);
+}
+
+/* Opens c on the 2x2 mesh, from y-first to x-first (mesh2x2_dor()). */
+static void mesh2x2_case(struct tcase *c, int twist)
+{
+	memset(c, 0, sizeof(*c));
+	c->f = gen("mesh:2x2");
+	REQUIRE(c->f);
+	c->a = mesh2x2_dor(c->f, 1, twist);
+	c->b = mesh2x2_dor(c->f, 0, twist);
+	REQUIRE(c->a && c->b);
+}
+
 static void case_free(struct tcase *c)
 {
 	dqr_plan_release(&c->p);
@@ -211,13 +239,10 @@ static void replay_naive(const struct tcase *c, const struct dqr_plan_entry *e,
 static void ring_cut_case(unsigned n, unsigned cut, int cyclic,
 			  uint32_t stages)
 {
-	struct tcase c = { .f = ring_fabric(n) };
+	struct tcase c;
 	struct dqr_one_shot_report os;
 
-	REQUIRE(c.f);
-	c.a = ring_as_line(c.f, n);
-	c.b = ring_cut(c.f, n, cut);
-	REQUIRE(c.a && c.b);
+	ring_case(&c, n, ring_as_line, cut);
 
 	REQUIRE(!dqr_one_shot_judge(c.f, c.a, c.b, &os));
 	CHECK_EQ(dqr_one_shot_ok(&os), !cyclic);
@@ -260,14 +285,11 @@ static void test_ring_cut(void)
 static void test_turned_line(void)
 {
 	const unsigned n = 4;
-	struct tcase c = { .f = ring_fabric(n) };
+	struct tcase c;
 	struct dqr_one_shot_report os;
 	unsigned sw;
 
-	REQUIRE(c.f);
-	c.a = ring_as_line(c.f, n);
-	c.b = dqr_lfts_clone(c.a);
-	REQUIRE(c.a && c.b);
+	ring_case(&c, n, ring_as_line, 0);
 	/* position 0: switch LID 1, CA LID n + 1 */
 	for (sw = 1; sw < n; sw++) {
 		dqr_lft_set(c.b, sw, 1, 1);
@@ -391,17 +413,14 @@ static void test_reversed_tree(void)
  */
 static void test_osr_fig1(void)
 {
-	struct tcase c = { .f = gen("mesh:2x2") };
+	struct tcase c;
 	struct dqr_one_shot_report os;
 	struct dqr_replay_report rr;
 	struct dqr_plan_entry e[8];
 	const uint32_t off[5] = { 0, 2, 4, 6, 8 };
 	uint32_t s, i, sw_mask = 0;
 
-	REQUIRE(c.f);
-	c.a = mesh2x2_dor(c.f, 1, 0);
-	c.b = mesh2x2_dor(c.f, 0, 0);
-	REQUIRE(c.a && c.b);
+	mesh2x2_case(&c, 0);
 
 	REQUIRE(!dqr_one_shot_judge(c.f, c.a, c.b, &os));
 	CHECK(!dqr_one_shot_ok(&os));
@@ -457,14 +476,11 @@ static void test_osr_fig1(void)
  */
 static void test_unbridgeable(void)
 {
-	struct tcase c = { .f = gen("mesh:2x2") };
+	struct tcase c;
 	struct dqr_replay_report rr;
 	uint32_t s;
 
-	REQUIRE(c.f);
-	c.a = mesh2x2_dor(c.f, 1, 1);
-	c.b = mesh2x2_dor(c.f, 0, 1);
-	REQUIRE(c.a && c.b);
+	mesh2x2_case(&c, 1);
 	case_plan(&c);
 	CHECK_EQ(c.r.entries, 4);
 	CHECK(c.r.old_ok && c.r.new_ok);
@@ -591,14 +607,11 @@ static void test_compatible(void)
 static void test_cyclic_start(void)
 {
 	const unsigned n = 5;
-	struct tcase c = { .f = ring_fabric(n) };
+	struct tcase c;
 	struct dqr_replay_report rr;
 	uint32_t s;
 
-	REQUIRE(c.f);
-	c.a = ring_clockwise(c.f, n);
-	c.b = ring_as_line(c.f, n);
-	REQUIRE(c.a && c.b);
+	ring_case(&c, n, ring_clockwise, 0);
 	case_plan(&c);
 	CHECK(!c.r.safe);
 	CHECK(!c.r.old_ok);
@@ -935,12 +948,10 @@ static uint32_t ref_union(const struct dqr_fabric *f, const struct dqr_lfts *a,
 			pp[1] = dqr_lft_get(b, sw, lid);
 			for (k = 0; k < 2; k++) {
 				c = ref_ch(f, sw, pp[k]);
-				if (c == DQR_NONE)
+				y = c == DQR_NONE ? DQR_NONE :
+				    dqr_peer_switch(f, c);
+				if (y == DQR_NONE)
 					continue;
-				y = f->ports[f->ports[c].remote].node;
-				if (!dqr_is_switch(f, y))
-					continue;
-				y = f->nodes[y].sw_index;
 				ref_dep_on(f, a, b, y, lid, c, nxt);
 				ref_dep_on(f, a, b, y, lid, c, dep);
 			}
@@ -1146,12 +1157,10 @@ static int ref_timed_cyclic(const struct dqr_fabric *f,
 
 			for (a = 0; a < 2; a++) {
 				c = ref_ch(f, sw, pp[a]);
-				if (c == DQR_NONE)
+				y = c == DQR_NONE ? DQR_NONE :
+				    dqr_peer_switch(f, c);
+				if (y == DQR_NONE)
 					continue;
-				y = f->ports[f->ports[c].remote].node;
-				if (!dqr_is_switch(f, y))
-					continue;
-				y = f->nodes[y].sw_index;
 				for (b = 0; b < 2; b++) {
 					uint8_t q = b ? dqr_lft_get(tk, y, lid)
 						      : dqr_lft_get(tw, y, lid);
@@ -1250,11 +1259,7 @@ static void test_drain_flags(void)
 	check_drains(c.f, c.a, &c.p, &fr, &wt);
 	case_free(&c);
 
-	c.f = gen("mesh:2x2");
-	REQUIRE(c.f);
-	c.a = mesh2x2_dor(c.f, 1, 0);
-	c.b = mesh2x2_dor(c.f, 0, 0);
-	REQUIRE(c.a && c.b);
+	mesh2x2_case(&c, 0);
 	case_plan(&c);
 	REQUIRE(c.p.num_stages == 2);
 	CHECK_EQ(c.p.stage_drain[1], DQR_DRAIN_CYCLE);
