@@ -224,8 +224,9 @@ int dqr_plan_fold_drains(const struct dqr_fabric *f, struct dqr_plan *p,
  * dqr_plan_build()'s when that waits fewer and the state is settled (no
  * packet of a state before from may still be in flight, which only the
  * list describes): a drain is two LifeTimes, seconds with OpenSM's
- * defaults, while the exact planner takes milliseconds to a few hundred
- * on the largest fabrics; cl then gets back what the proof put in.
+ * defaults, while the exact planner takes milliseconds on fabrics of up
+ * to 2^20 (switch, LID) entries, where it is tried (seconds beyond);
+ * cl then gets back what the proof put in.
  * Either plan then waits one drain at most (dqr_plan_fold_drains()).
  * Where dqr_plan_build() finds no safe order of single entries but
  * the new tables hold, dqr_plan_build_withdraw() (rep->withdrawn set,
