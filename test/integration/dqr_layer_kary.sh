@@ -54,12 +54,15 @@ lids() {
 			      ca = 0 }' "$W/$1.ibnd"
 }
 
-# linked NAME GUID: the linked ports of switch GUID in NAME's read-back.
+# linked NAME: "GUID LID PORT" for every linked port of every switch in
+# NAME's read-back.
 linked() {
-	awk -v g="$2" '/^Switch/ { on = ("0x" substr($3, 4, 16) == g) }
-		       on && /^\[[0-9]+\]/ { p = $1; gsub(/[^0-9]/, "", p)
-					    print p }
-		       /^$/ { on = 0 }' "$W/$1.ibnd"
+	awk '/^Switch/ { g = "0x" substr($3, 4, 16)
+			 for (i = 1; i <= NF; i++) if ($i == "lid") l = $(i + 1)
+			 on = 1; next }
+	     on && /^\[[0-9]+\]/ { p = $1; gsub(/[^0-9]/, "", p)
+				   print g, l, p }
+	     /^$/ { on = 0 }' "$W/$1.ibnd"
 }
 
 # held_sl2vl NAME OUT: the SL2VL rows with a VL above 0 that the switches
@@ -67,20 +70,20 @@ linked() {
 # OUT gets every row (for part 3).  CA ports are left out: nothing
 # depends into a CA's sending channel, so its injection VL cannot close
 # a cycle, and the plugin leaves those tables to OpenSM's QoS setup.
+# A smpquery a port, their answers parsed together: here a process costs
+# as much as the query.
 held_sl2vl() {
-	lids "$1" | while read -r guid lid kind; do
-		[ "$kind" = sw ] || continue
-		for out in $(linked "$1" "$guid"); do
-			smp sl2vl "$lid" "$out" | awk -v g="$guid" '
-			    /^ports:/ { split($0, h, ":"); split(h[2], io, ",")
-					gsub(/[^0-9]/, "", io[1])
-					gsub(/[^0-9]/, "", io[2])
-					n = split(h[3], f, "|"); row = ""
-					for (i = 2; i < n; i++)
-						row = row " " f[i] + 0
-					print "sl2vl", g, io[1], io[2] row }'
-		done
-	done > "$2"
+	linked "$1" | while read -r guid lid out; do
+		echo "switch $guid"
+		smp sl2vl "$lid" "$out"
+	done | awk '$1 == "switch" { g = $2; next }
+		    /^ports:/ { split($0, h, ":"); split(h[2], io, ",")
+				gsub(/[^0-9]/, "", io[1])
+				gsub(/[^0-9]/, "", io[2])
+				n = split(h[3], f, "|"); row = ""
+				for (i = 2; i < n; i++)
+					row = row " " f[i] + 0
+				print "sl2vl", g, io[1], io[2] row }' > "$2"
 	grep -v ' 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0$' "$2" | sort
 }
 

@@ -192,20 +192,43 @@ judge() {
 	ibdm_judge "$1"
 }
 
-# sa_sl SLID DLID: the SL of the SA's PathRecord between them (empty: none).
-sa_sl() {
-	SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SAQUERY" PR --slid "$1" \
-		--dlid "$2" 2>&1 |
-		awk '$1 ~ /^sl\./ { sub(/^sl\.*/, "", $1); print $1 + 0 }'
+# sa_prs: for each "SLID DLID" read, "SLID DLID SL", SL that of the SA's
+# PathRecord between them (empty: none).  A saquery a pair, their answers
+# parsed together: here a process costs as much as the query.
+sa_prs() {
+	local s d
+
+	while read -r s d; do
+		echo "pair $s $d"
+		SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SAQUERY" PR \
+			--slid "$s" --dlid "$d" 2>&1
+	done | awk 'function out() { if (p != "") print p, sl }
+		    $1 == "pair" { out(); p = $2 " " $3; sl = ""; next }
+		    $1 ~ /^sl\./ && sl == "" {
+			sub(/^sl\.*/, "", $1); sl = $1 + 0 }
+		    END { out() }'
 }
 
-# smp_sl2vl LID [PORT]: smpquery sl2vl's rows as "IN OUT VL-of-SL-0 .. 15"
-# (not in a pipeline: it_fail must end the test).
-smp_sl2vl() {
-	SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SMPQUERY" sl2vl "$@" \
-		> "$W/sl2vl.out" 2>&1 ||
-		it_fail "smpquery sl2vl $*: $(cat "$W/sl2vl.out")"
-	awk '/^ports:/ { gsub(/[,:|]/, " "); r = $3 " " $5
+# sa_sl SLID DLID: the SL of the SA's PathRecord between them (empty: none).
+sa_sl() {
+	echo "$1 $2" | sa_prs | cut -d' ' -f3
+}
+
+# smp_sl2vls: for each "LID [PORT]" read, smpquery sl2vl's rows as
+# "LID IN OUT VL-of-SL-0 .. 15" (not in a pipeline: it_fail must end the
+# test).
+smp_sl2vls() {
+	local l p
+
+	while read -r l p; do
+		echo "lid $l"
+		SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SMPQUERY" sl2vl \
+			"$l" $p 2>&1 || echo "failed: smpquery sl2vl $l $p"
+	done > "$W/sl2vl.out"
+	! grep -q '^failed: ' "$W/sl2vl.out" ||
+		it_fail "$(grep -B3 -m1 '^failed: ' "$W/sl2vl.out")"
+	awk '$1 == "lid" { l = $2; next }
+	     /^ports:/ { gsub(/[,:|]/, " "); r = l " " $3 " " $5
 			 for (k = 6; k <= NF; k++) r = r " " $k
 			 print r }' "$W/sl2vl.out"
 }
@@ -214,13 +237,9 @@ smp_sl2vl() {
 # each other switch LID D (first column of SWITCHES), SL the SA's answer
 # (empty: none).
 sa_from() {
-	local s d
-
-	for s in $(cat "$1"); do
-		for d in $(cut -d' ' -f1 "$2"); do
-			[ "$s" = "$d" ] || echo "$s $d $(sa_sl "$s" "$d")"
-		done
-	done
+	awk 'NR == FNR { to[++n] = $1; next }
+	     { for (i = 1; i <= n; i++) if (to[i] != $1) print $1, to[i] }' \
+		"$2" "$1" | sa_prs
 }
 
 : "${SA_ASKERS:=5}"
@@ -279,11 +298,9 @@ sa_vls() {
 		"$W/$1.swsl" "$W/$1.lidsw" > "$f"
 	# a switch's tables as dqr-check --vl-dump writes them, which
 	# ibdm_vl reads too: sl2vl GUID IN OUT VL-of-SL-0 .. 15
-	while read -r s d; do
-		g=$(awk -v l="$s" '$1 == l { print $2 }' "$W/$1.swguid")
-		smp_sl2vl "$s" "$d" > "$W/$1.rows"
-		sed "s/^/sl2vl $g /" "$W/$1.rows" >> "$f"
-	done < "$W/$1.swports"
+	smp_sl2vls < "$W/$1.swports" > "$W/$1.rows"
+	awk 'NR == FNR { g[$1] = $2; next } { $1 = "sl2vl " g[$1]; print }' \
+		"$W/$1.swguid" "$W/$1.rows" >> "$f"
 	# a CA port's table as ca_sl2vl GUID PORT VL-of-SL-0 .. 15, by GUID
 	# so that start_vls can drop the CAs a later state has lost
 	awk '/^caguid=/ { g = substr($0, 8) }
@@ -292,10 +309,11 @@ sa_vls() {
 	     on && /^\[/ && match($0, /# lid [0-9]+/) {
 		print substr($0, RSTART + 6, RLENGTH - 6), g,
 		      substr($1, 2) + 0 }' "$W/$1.ibnd" > "$W/$1.caguid"
-	while read -r s g p; do
-		smp_sl2vl "$s" > "$W/$1.rows"
-		cut -d' ' -f3- "$W/$1.rows" | sed "s/^/ca_sl2vl $g $p /" >> "$f"
-	done < "$W/$1.caguid"
+	cut -d' ' -f1 "$W/$1.caguid" | smp_sl2vls > "$W/$1.rows"
+	awk 'NR == FNR { g[$1] = $2 " " $3; next }
+	     { r = "ca_sl2vl " g[$1]
+	       for (k = 4; k <= NF; k++) r = r " " $k
+	       print r }' "$W/$1.caguid" "$W/$1.rows" >> "$f"
 	it_log "ok: $1: $(grep -c '^path_sl' "$f") path SLs from the SA" \
 		"($(wc -l < "$W/$1.swsl") switch pairs asked), SL2VL of" \
 		"$(grep -c '^sl2vl ' "$f") switch port pairs read"
