@@ -12,9 +12,10 @@
 # tests side by side (each on its own ibsim; DQR_IT_JOBS at a time, the
 # plain and the sanitized ones sharing the slots) while the Debian
 # package builds at the lowest priority, then the integration tests
-# that must run alone (INTEGRATION_ALONE in Makefile.am says why), then
-# libFuzzer on one core beside valgrind and the soak on the other, then
-# make distcheck, then the package installed and loaded by opensm.
+# that must run alone (INTEGRATION_ALONE in Makefile.am says why) while
+# libFuzzer runs on the other core at the lowest priority, then make
+# distcheck beside valgrind and the soak, then the package installed and
+# loaded by opensm.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -92,21 +93,31 @@ stage "packages, autoreconf" deps
 build() {
 	local maint
 
-	rm -rf build build-asan build-deb &&
-		mkdir -p build build-asan &&
-		maint=$(sed -n 's/^export DEB_BUILD_MAINT_OPTIONS *= *//p' \
-			debian/rules) &&
+	maint=$(sed -n 's/^export DEB_BUILD_MAINT_OPTIONS *= *//p' \
+		debian/rules) &&
 		(cd build &&
 			eval "$(DEB_BUILD_MAINT_OPTIONS=$maint \
 				dpkg-buildflags --export=sh)" &&
 			../configure -q && make -j"$jobs")
 }
-stage "build" build
 build_asan() {
 	(cd build-asan && ../configure -q --enable-sanitizers &&
 		make -j"$jobs")
 }
-stage "build (ASan/UBSan)" build_asan
+# both at once: each configure runs on one core, and so would the other
+# build's wait for it
+builds() {
+	local st=0
+
+	rm -rf build build-asan build-deb && mkdir -p build build-asan ||
+		return 1
+	build_asan > build-asan/build.log 2>&1 &
+	build || st=1
+	wait $! || st=1
+	cat build-asan/build.log
+	return $st
+}
+stage "builds (plain and ASan/UBSan, side by side)" builds
 
 # CPU-bound: the unit tests, the fuzz corpora, the CLI and structure
 # tests, then the unit tests and corpora under ASan/UBSan
@@ -155,19 +166,36 @@ wait_deb() {
 	grep -v '^===' build/deb.log
 }
 stage "(waiting for the Debian package)" wait_deb
+
+# libFuzzer (one process: every reader for a fixed budget, 5 x 45 s) on
+# one core at the lowest priority while the integration tests that must
+# run alone have the other (they use a fifth of one: mostly they wait
+# for their drains; a waking test preempts the fuzzer), then make
+# distcheck; beside distcheck, once those tests are done, valgrind on
+# the unit tests, then 200 random fault/recovery sequences per fabric,
+# every transition judged.  distcheck works in its own tree
+# (build/osm-dqr-*) and removes it when it passes, so its tests are not
+# counted below.
+fuzz() {
+	nice -n 19 sh test/fuzz/run.sh 45
+}
+# its exit status to build/fuzz.status: what waits for it is not its
+# parent
+fuzz_bg() {
+	local st=0
+
+	rm -f build/fuzz.status
+	stage "fuzz (libFuzzer, in the background)" fuzz \
+		> build/fuzz.log 2>&1 || st=$?
+	echo "$st" > build/fuzz.status
+}
+fuzz_bg &
+
 # one after the other, alone (INTEGRATION_ALONE in Makefile.am)
 stage "integration, alone" check build TESTS='$(INTEGRATION_ALONE)'
 stage "integration, alone (ASan/UBSan)" check build-asan DQR_IT_SANITIZE=1 \
 	TESTS='$(SAN_INTEGRATION_ALONE)'
 
-# libFuzzer (one process: every reader for a fixed budget, 5 x 45 s),
-# then make distcheck, on one core; on the other valgrind on the unit
-# tests, then 200 random fault/recovery sequences per fabric, every
-# transition judged.  distcheck works in its own tree (build/osm-dqr-*)
-# and removes it when it passes, so its tests are not counted below.
-fuzz() {
-	sh test/fuzz/run.sh 45
-}
 valgrind_soak() {
 	(cd build && make check-valgrind && make soak)
 }
@@ -180,7 +208,11 @@ distcheck() {
 	echo "distcheck: ok"
 }
 fuzz_distcheck() {
-	stage "fuzz (libFuzzer)" fuzz && stage "distcheck" distcheck
+	while [ ! -s build/fuzz.status ]; do
+		sleep 1
+	done
+	cat build/fuzz.log
+	[ "$(cat build/fuzz.status)" = 0 ] && stage "distcheck" distcheck
 }
 cpu() {
 	local st=0
@@ -192,7 +224,7 @@ cpu() {
 	cat build/fuzz-distcheck.log build/valgrind-soak.log
 	return $st
 }
-stage "fuzz, distcheck | valgrind, soak" cpu
+stage "fuzz (its end), distcheck | valgrind, soak" cpu
 
 count() {
 	cat $(find build build-asan -name '*.trs') | grep -c "^:test-result: $1"
