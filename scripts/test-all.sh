@@ -167,7 +167,7 @@ wait_deb() {
 }
 stage "(waiting for the Debian package)" wait_deb
 
-# libFuzzer (one process: every reader for a fixed budget, 5 x 45 s) on
+# libFuzzer (one process: every reader for a fixed budget, 5 x 30 s) on
 # one core at the lowest priority while the integration tests that must
 # run alone have the other (they use a fifth of one: mostly they wait
 # for their drains; a waking test preempts the fuzzer), then make
@@ -177,7 +177,7 @@ stage "(waiting for the Debian package)" wait_deb
 # (build/osm-dqr-*) and removes it when it passes, so its tests are not
 # counted below.
 fuzz() {
-	nice -n 19 sh test/fuzz/run.sh 45
+	nice -n 19 sh test/fuzz/run.sh 30
 }
 # its exit status to build/fuzz.status: what waits for it is not its
 # parent
