@@ -72,6 +72,8 @@ struct wi_result {
 	 */
 	uint64_t first_lost[DQR_PAIR_NUM_KINDS];
 	uint32_t drains;
+	/* one fault: the cycle that makes the first waiting stage wait */
+	char wait_cycle[1024];
 };
 
 static int wi_ok(const struct wi_result *w)
@@ -291,8 +293,26 @@ static int judge(struct dqr_reactor *x, const struct dqr_fabric *proj,
  * DQR's partial answer, as fallback=none would upload them.  0, or -1
  * when out of memory.  w->plan is the caller's to release.
  */
+/*
+ * The cycle that makes w's first waiting stage wait, as the plugin logs
+ * it, into w->wait_cycle ("" when none or no cycle is the reason).
+ */
+static int find_wait_cycle(const struct dqr_fabric *f,
+			   const struct dqr_lfts *held, struct wi_result *w)
+{
+	const struct dqr_plan *p = &w->plan;
+	uint32_t k;
+
+	w->wait_cycle[0] = '\0';
+	for (k = 1; p->stage_drain && k < p->num_stages; k++)
+		if (p->stage_drain[k] & (DQR_DRAIN_LOOP | DQR_DRAIN_CYCLE))
+			return dqr_plan_wait_cycle(f, held, p, k, w->wait_cycle,
+						   sizeof(w->wait_cycle));
+	return 0;
+}
+
 static int run_fault(struct sim *s, const struct wi_fault *fa,
-		     uint32_t *parent, struct wi_result *w)
+		     uint32_t *parent, int with_cycle, struct wi_result *w)
 {
 	static const struct dqr_in_flight settled;
 	struct dqr_verify_report v;
@@ -350,6 +370,8 @@ static int run_fault(struct sim *s, const struct wi_fault *fa,
 			goto out;
 		w->planned = 1;
 		w->layered = used == DQR_PLANNER_REROUTING;
+		if (with_cycle && find_wait_cycle(proj, held, w))
+			goto out;
 	}
 	w->ms = dqr_now_ms() - t0;
 	ret = first_upload(proj, held, w) ? -1 : judge(&x, proj, target, w);
@@ -475,6 +497,8 @@ static void print_one_text(const struct sim *s, const struct wi_fault *fa,
 		       "stage %u entries\n", w->plan.num_stages, plan_kind(w),
 		       dqr_plan_drains(&w->plan), rep->max_stage);
 		print_stages(w);
+		if (w->wait_cycle[0])
+			printf("  the first drain: %s\n", w->wait_cycle);
 		if (rep->folded)
 			printf("  planner: %u stages folded into the last, "
 			       "after one drain; %u entries withdrawn before "
@@ -569,7 +593,7 @@ static int what_if_one(struct sim *s, uint32_t *parent)
 	ret = resolve(s->in.f, s->o->what_if, &fa);
 	if (ret)
 		return ret > 0 ? 2 : -1;
-	ret = run_fault(s, &fa, parent, &w);
+	ret = run_fault(s, &fa, parent, 1, &w);
 	if (!ret) {
 		if (s->o->json)
 			print_one_json(s, &fa, &w);
@@ -746,7 +770,7 @@ static int what_if_all(struct sim *s, uint32_t *parent, FILE *data)
 	for (i = 0; i < m && !ret; i++) {
 		if (nth_fault(s, (uint32_t)((uint64_t)i * n / m), &fa))
 			return -1;
-		ret = run_fault(s, &fa, parent, &w);
+		ret = run_fault(s, &fa, parent, 0, &w);
 		if (!ret) {
 			sum_add(&t, &fa, &w);
 			if (s->o->json) {
