@@ -172,6 +172,11 @@ expect 0 "^  transition: 2 stages (planner, folded), 1 wait a drain," -- $wi
 expect 0 "^  planner: 8 stages folded into the last, after one drain; 14 " \
 	-- $wi
 expect 0 "stage 2: 16 entries, waits the drain: old routes withdrawn" -- $wi
+# a cable whose switch has two up-neighbours that both send it old
+# packets: whichever way its new route turns up, the other's close the
+# square round the root; the one drain names that cycle
+expect 0 "^  the first drain: dependency cycle of 4 channels: .*(sw-x1-y1) ->" \
+	-- --fabric mesh:10x10 --what-if "sw-x1-y1[1]"
 expect 0 "verdict: connected, loop free, deadlock free: survived" -- $wi
 # a cable DQR alone cannot absorb on ftree-mod's tables: 232 connected
 # pairs without a legal route, the plugin's fallback decides; exit 1
