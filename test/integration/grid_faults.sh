@@ -249,7 +249,7 @@ sa_from() {
 # switch; the SA is asked for a few CA pairs below) and every switch's
 # and CA's SL2VL tables.
 sa_vls() {
-	local f=$W/$1.vl s d sl g p pids k
+	local f=$W/$1.vl s d p pids k
 
 	# every switch's LID and GUID
 	awk '/^switchguid=/ { g = substr($0, 12); sub(/\(.*/, "", g) }

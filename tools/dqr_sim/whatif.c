@@ -288,12 +288,6 @@ static int judge(struct dqr_reactor *x, const struct dqr_fabric *proj,
 }
 
 /*
- * One fault from a fresh copy of the start state, answered by the
- * plugin's reactor.  Where the plugin would fall back, the tables are
- * DQR's partial answer, as fallback=none would upload them.  0, or -1
- * when out of memory.  w->plan is the caller's to release.
- */
-/*
  * The cycle that makes w's first waiting stage wait, as the plugin logs
  * it, into w->wait_cycle ("" when none or no cycle is the reason).
  */
@@ -311,6 +305,12 @@ static int find_wait_cycle(const struct dqr_fabric *f,
 	return 0;
 }
 
+/*
+ * One fault from a fresh copy of the start state, answered by the
+ * plugin's reactor.  Where the plugin would fall back, the tables are
+ * DQR's partial answer, as fallback=none would upload them.  0, or -1
+ * when out of memory.  w->plan is the caller's to release.
+ */
 static int run_fault(struct sim *s, const struct wi_fault *fa,
 		     uint32_t *parent, int with_cycle, struct wi_result *w)
 {
