@@ -27,6 +27,12 @@
 #define COST_CHANGE_E2E 8	/* ties keep an entry, a hop saved wins */
 #define COST_CHANGE_LOCAL (16 * COST_HOP)
 #define COST_UPDN_TURN (4 * COST_HOP)	/* down then up, see rank[] */
+/*
+ * A turn of packets in flight (reroute_cand.c: flight_turns()) that the
+ * list refuses: the first upload then needs a drain, which four hops more
+ * of route are worth avoiding.
+ */
+#define COST_FLIGHT_REFUSED (4 * COST_HOP)
 
 enum sw_state {
 	SW_OTHER = 0,	/* not looked at for this DLID */
@@ -111,6 +117,12 @@ struct dqr_reroute {
 	uint32_t pool_len, pool_cap;
 	uint32_t *head, *best;
 	uint32_t *old_ch;	/* a switch's channel for the DLID before */
+	/*
+	 * The disconnected switches whose old channel leads into each one:
+	 * a list from old_in[x] through old_in_next[] (DQR_NONE ends it),
+	 * so that the turns of packets in flight cost what they are.
+	 */
+	uint32_t *old_in, *old_in_next;
 	struct cand_top *heap;
 	uint32_t heap_len, heap_cap;
 	int lazy;		/* a candidate may wait on a lower bound */
@@ -129,6 +141,9 @@ struct dqr_reroute {
 	uint32_t ends_from;	/* deps from here on: end ports into dep_ch */
 	int owner_skipped;	/* the DLID's owner is an end port there */
 	uint32_t dep_owner;
+	/* turns of packets in flight when it is taken (flight_turns()) */
+	uint32_t flight_a[DQR_MAX_PORTS + 1], flight_b[DQR_MAX_PORTS + 1];
+	uint32_t num_flight;
 };
 
 /* What the candidate functions need of the DLID being repaired. */

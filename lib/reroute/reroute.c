@@ -137,13 +137,15 @@ struct dqr_reroute *dqr_reroute_new(const struct dqr_fabric *f)
 	rr->head = malloc(sizeof(uint32_t) * n);
 	rr->best = malloc(sizeof(uint32_t) * n);
 	rr->old_ch = malloc(sizeof(uint32_t) * n);
+	rr->old_in = malloc(sizeof(uint32_t) * n);
+	rr->old_in_next = malloc(sizeof(uint32_t) * n);
 	if (!rr->end_off || !rr->end_port || !rr->comp || !rr->ends_ok ||
 	    !rr->rank || !rr->guid_pos ||
 	    !rr->st ||
 	    !rr->stack || !rr->state || !rr->mark || !rr->dead ||
 	    !rr->cost || !rr->hops || !rr->dist || !rr->queue || !rr->out ||
 	    !rr->disconnected_sw || !rr->head || !rr->best ||
-	    !rr->old_ch) {
+	    !rr->old_ch || !rr->old_in || !rr->old_in_next) {
 		dqr_reroute_free(rr);
 		return NULL;
 	}
@@ -188,7 +190,7 @@ void dqr_reroute_free(struct dqr_reroute *rr)
 		     rr->stack, rr->state, rr->mark, rr->dead, rr->cost,
 		     rr->hops, rr->dist, rr->queue, rr->out,
 		     rr->disconnected_sw, rr->head, rr->best, rr->old_ch,
-		     rr->pool,
+		     rr->old_in, rr->old_in_next, rr->pool,
 		     rr->heap, rr->changes, rr->uncabled, rr);
 }
 
@@ -509,8 +511,11 @@ static int too_long(const struct dqr_reroute *rr,
  * from its intact part.  A candidate attaches a disconnected switch X
  * through a cabled neighbour Z whose route arrives, at Z's cost plus a hop,
  * plus the turns the attachment needs (X->Z into Z's channel, X's end ports
- * into X->Z) priced by their place in the list, the topology's bias, and a
- * penalty for changing an entry whose link works (mode=).  The cheapest is
+ * into X->Z) priced by their place in the list, the turns packets still
+ * in flight would take through X's old and new entries (priced so that a
+ * route whose upload needs no drain wins by up to four hops), the
+ * topology's bias, and a penalty for changing an entry whose link works
+ * (mode=).  The cheapest is
  * taken only when all of its dependencies can be made legal together
  * (dyn_order.h reorders for a turn that points down, and refuses one that
  * closes a cycle); X is then settled, and offers candidates to its own

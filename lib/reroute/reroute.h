@@ -116,6 +116,9 @@ struct dqr_reroute_stats {
 	uint64_t reorders;		/* turns that needed a reorder */
 	uint64_t moved;			/* channels moved by those */
 	uint64_t refused;		/* candidate turns refused (cycle) */
+	/* turns of packets in flight that point down the list, left out:
+	 * the plan's proof reorders for them or waits a drain */
+	uint64_t flight_down;
 	uint64_t stretched;		/* candidates too long (stretch) */
 	uint64_t unreachable;		/* no cable path either: unchanged */
 	/* cable path but no legal route: */
