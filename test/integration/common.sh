@@ -368,6 +368,43 @@ it_readback() {
 		it_fail "dump_fts failed: $(cat "$W/$2.fts.err")"
 }
 
+# it_sa_prs HOST: for each "SLID DLID" read, "SLID DLID SL", SL that of
+# the SA's PathRecord between them, asked from HOST (empty: none).  A
+# saquery a pair, their answers parsed together: here a process costs as
+# much as the query, and ibsim answers no multi-MAD query (no RMPP).
+it_sa_prs() {
+	local s d
+
+	while read -r s d; do
+		echo "pair $s $d"
+		SIM_HOST="$1" LD_PRELOAD="$UMAD2SIM" "$SAQUERY" PR \
+			--slid "$s" --dlid "$d" 2>&1
+	done | awk 'function out() { if (p != "") print p, sl }
+		    $1 == "pair" { out(); p = $2 " " $3; sl = ""; next }
+		    $1 ~ /^sl\./ && sl == "" {
+			sub(/^sl\.*/, "", $1); sl = $1 + 0 }
+		    END { out() }'
+}
+
+# it_smp_sl2vls HOST: for each "LID [PORT]" read, the SL2VL rows smpquery
+# reads from HOST, as "LID IN OUT VL-of-SL-0 .. 15".  A query that fails
+# ends the test, so not in a pipeline (it_fail would end a subshell).
+it_smp_sl2vls() {
+	local l p
+
+	while read -r l p; do
+		echo "lid $l"
+		SIM_HOST="$1" LD_PRELOAD="$UMAD2SIM" "$SMPQUERY" sl2vl \
+			"$l" $p 2>&1 || echo "failed: smpquery sl2vl $l $p"
+	done > "$W/sl2vl.out"
+	! grep -q '^failed: ' "$W/sl2vl.out" ||
+		it_fail "$(grep -B3 -m1 '^failed: ' "$W/sl2vl.out")"
+	awk '$1 == "lid" { l = $2; next }
+	     /^ports:/ { gsub(/[,:|]/, " "); r = l " " $3 " " $5
+			 for (k = 6; k <= NF; k++) r = r " " $k
+			 print r }' "$W/sl2vl.out"
+}
+
 # json_num FILE KEY: the first number after "KEY": in a JSON report.
 json_num() {
 	grep -o "\"$2\":[0-9.]*" "$1" | head -1 | cut -d: -f2

@@ -192,45 +192,9 @@ judge() {
 	ibdm_judge "$1"
 }
 
-# sa_prs: for each "SLID DLID" read, "SLID DLID SL", SL that of the SA's
-# PathRecord between them (empty: none).  A saquery a pair, their answers
-# parsed together: here a process costs as much as the query.
-sa_prs() {
-	local s d
-
-	while read -r s d; do
-		echo "pair $s $d"
-		SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SAQUERY" PR \
-			--slid "$s" --dlid "$d" 2>&1
-	done | awk 'function out() { if (p != "") print p, sl }
-		    $1 == "pair" { out(); p = $2 " " $3; sl = ""; next }
-		    $1 ~ /^sl\./ && sl == "" {
-			sub(/^sl\.*/, "", $1); sl = $1 + 0 }
-		    END { out() }'
-}
-
 # sa_sl SLID DLID: the SL of the SA's PathRecord between them (empty: none).
 sa_sl() {
-	echo "$1 $2" | sa_prs | cut -d' ' -f3
-}
-
-# smp_sl2vls: for each "LID [PORT]" read, smpquery sl2vl's rows as
-# "LID IN OUT VL-of-SL-0 .. 15" (not in a pipeline: it_fail must end the
-# test).
-smp_sl2vls() {
-	local l p
-
-	while read -r l p; do
-		echo "lid $l"
-		SIM_HOST="$HOST" LD_PRELOAD="$UMAD2SIM" "$SMPQUERY" sl2vl \
-			"$l" $p 2>&1 || echo "failed: smpquery sl2vl $l $p"
-	done > "$W/sl2vl.out"
-	! grep -q '^failed: ' "$W/sl2vl.out" ||
-		it_fail "$(grep -B3 -m1 '^failed: ' "$W/sl2vl.out")"
-	awk '$1 == "lid" { l = $2; next }
-	     /^ports:/ { gsub(/[,:|]/, " "); r = l " " $3 " " $5
-			 for (k = 6; k <= NF; k++) r = r " " $k
-			 print r }' "$W/sl2vl.out"
+	echo "$1 $2" | it_sa_prs "$HOST" | cut -d' ' -f3
 }
 
 # sa_from FROM SWITCHES: "S D SL" for each switch LID S of file FROM and
@@ -239,7 +203,7 @@ smp_sl2vls() {
 sa_from() {
 	awk 'NR == FNR { to[++n] = $1; next }
 	     { for (i = 1; i <= n; i++) if (to[i] != $1) print $1, to[i] }' \
-		"$2" "$1" | sa_prs
+		"$2" "$1" | it_sa_prs "$HOST"
 }
 
 : "${SA_ASKERS:=5}"
@@ -298,7 +262,7 @@ sa_vls() {
 		"$W/$1.swsl" "$W/$1.lidsw" > "$f"
 	# a switch's tables as dqr-check --vl-dump writes them, which
 	# ibdm_vl reads too: sl2vl GUID IN OUT VL-of-SL-0 .. 15
-	smp_sl2vls < "$W/$1.swports" > "$W/$1.rows"
+	it_smp_sl2vls "$HOST" < "$W/$1.swports" > "$W/$1.rows"
 	awk 'NR == FNR { g[$1] = $2; next } { $1 = "sl2vl " g[$1]; print }' \
 		"$W/$1.swguid" "$W/$1.rows" >> "$f"
 	# a CA port's table as ca_sl2vl GUID PORT VL-of-SL-0 .. 15, by GUID
@@ -309,7 +273,8 @@ sa_vls() {
 	     on && /^\[/ && match($0, /# lid [0-9]+/) {
 		print substr($0, RSTART + 6, RLENGTH - 6), g,
 		      substr($1, 2) + 0 }' "$W/$1.ibnd" > "$W/$1.caguid"
-	cut -d' ' -f1 "$W/$1.caguid" | smp_sl2vls > "$W/$1.rows"
+	cut -d' ' -f1 "$W/$1.caguid" > "$W/$1.calids"
+	it_smp_sl2vls "$HOST" < "$W/$1.calids" > "$W/$1.rows"
 	awk 'NR == FNR { g[$1] = $2 " " $3; next }
 	     { r = "ca_sl2vl " g[$1]
 	       for (k = 4; k <= NF; k++) r = r " " $k

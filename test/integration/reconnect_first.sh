@@ -21,10 +21,12 @@
 # end may wait for the stage after it); everything else is judged the
 # same.  "wait": as "drain", but CA pairs may wait for that drain too
 # (up*/down* on meshes: doc/transitions.md says why; what the drain
-# leaves unreachable is printed).  The defaults are on the 4-ary 3-tree, spread over the fabric: a
-# leaf uplink in the anchor's pod and one in another pod, a middle
-# switch's link to a core, a whole middle switch outside the anchor's
-# pod.
+# leaves unreachable is printed).  GEN, when set, names a fabric that
+# dqr-genfabric makes (torus:5x5) instead of NET.  The defaults are on
+# the 4-ary 3-tree, spread over the fabric: a leaf uplink in the
+# anchor's pod and one in another pod, a middle switch's link to a
+# core, a whole middle switch outside the anchor's pod, a whole core
+# switch.
 . "$(dirname "$0")/common.sh"
 
 : "${NET:=$TOPO_DIR/kary-4-3.net}"
@@ -33,10 +35,12 @@ if [ -z "${FAULTS:-}" ]; then
 	FAULTS='first "sw-L1-0000"[5]
 first "sw-L2-0004"[7]
 first "sw-L2-0005"
+first "sw-L3-0005"
 drain "sw-L1-0006"[7]'
 fi
 
 it_setup
+[ -z "${GEN:-}" ] || it_gen_net "$GEN"
 it_start_ibsim "$NET"
 
 n=0
