@@ -1,12 +1,14 @@
 /*
  * topology.c - the calls through a topology's table (topology.h), and
- * the two tables that add nothing to DQR in one layer: a base of
- * OpenSM's (or lib's up*\/down*), and a hypercube routed by e-cube.
+ * the two tables that keep no state of their own: a base of
+ * OpenSM's (or lib's up*\/down*), and a hypercube routed by e-cube,
+ * whose repairs take the way back (mesh/reverse_bias.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mesh/reverse_bias.h"
 #include "reaction/topology-internal.h"
 #include "util/check.h"
 
@@ -75,8 +77,17 @@ void dqr_topology_any(struct dqr_reactor *x, int layered)
 
 /* ------------------------------------------------------------ hypercube */
 
+/* a fault's repair goes back the way the destination's re-routed route
+ * comes (mesh/reverse_bias.h): no drain on the cubes' single faults */
+static void hypercube_update_opts(const struct dqr_reactor *x,
+				  struct dqr_reroute_opts *o)
+{
+	dqr_reverse_bias_opts(o, x->recon.orig);
+}
+
 static const struct dqr_topology_ops hypercube_ops = {
 	.name = "hypercube",
+	.update_opts = hypercube_update_opts,
 	.start = dqr_topology_start_one_layer,
 	.held_list = dqr_topology_one_layer_list,
 };

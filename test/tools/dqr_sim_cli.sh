@@ -178,6 +178,13 @@ expect 0 "stage 2: 14 entries, waits the drain: old routes withdrawn" -- $wi
 expect 0 "^  the first drain: dependency cycle of 4 channels: .*(sw-x1-y1) ->" \
 	-- --fabric mesh:10x10 --what-if "sw-x1-y1[1]"
 expect 0 "verdict: connected, loop free, deadlock free: survived" -- $wi
+# on the 6-cube a cable's two directions go back over one detour
+# (mesh/reverse_bias.h): every single fault reconnects every pair at the
+# first upload, none waits a drain (8 did, on port 6 of sw-001xxx)
+expect 0 "^  transition: 1 stages" -- --fabric hypercube:6 \
+	--what-if "sw-001000[6]"
+expect 0 "^first upload: 0 faults leave a pair with a CA at one end .*drains: 256 faults none" \
+	-- --fabric hypercube:6 --what-if all
 # a cable DQR alone cannot absorb on ftree-mod's tables: 232 connected
 # pairs without a legal route, the plugin's fallback decides; exit 1
 expect 1 "NOT connected, loop free, deadlock free: lost" -- \
