@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mesh/mesh_plugin.h"
 #include "mesh/wrap_bias.h"
@@ -15,6 +16,7 @@
 struct mesh_priv {
 	struct dqr_mesh_plugin *mesh;	/* NULL: topology agnostic */
 	struct dqr_wrap_bias *wraps;	/* NULL: no wrap cable last */
+	int updn;	/* routed up*\/down*, not by dimension order */
 };
 
 static void mesh_reroute_opts(const struct dqr_reactor *x,
@@ -26,6 +28,9 @@ static void mesh_reroute_opts(const struct dqr_reactor *x,
 		dqr_mesh_plugin_opts(p->mesh, o);
 	if (p->wraps)
 		dqr_wrap_bias_opts(p->wraps, o);
+	/* dimension order's repairs gain nothing from pricing the turns
+	 * of packets in flight, and later faults lose (reroute.h) */
+	o->ignore_flight = !p->updn;
 }
 
 /* What the plug-in did for this reconfiguration, for the log. */
@@ -113,6 +118,7 @@ int dqr_topology_mesh(struct dqr_reactor *x, const struct dqr_fabric *f,
 			 "the wrap cables' preference; DQR repairs without it");
 		ret = -1;
 	}
+	p->updn = !strncmp(routing, "updn", 4);
 	dqr_topology_set(x, &mesh_ops, p);
 	snprintf(x->topo.routing, sizeof(x->topo.routing), "%s", routing);
 	return ret;

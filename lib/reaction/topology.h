@@ -200,7 +200,9 @@ int dqr_topology_fat_tree(struct dqr_reactor *x, struct dqr_ftree *ft,
 /*
  * A mesh or torus g on f on one VL: the mesh plug-in unless no_plugin,
  * and with wraps_last a torus's wrap cables as the search's last
- * resort.  routing: what routed it (names the topology's routing).
+ * resort.  routing: what routed it (names the topology's routing; one
+ * that does not start "updn" is dimension order, whose repairs ignore
+ * the packets in flight: reroute.h ignore_flight).
  */
 int dqr_topology_mesh(struct dqr_reactor *x, const struct dqr_fabric *f,
 		      const struct dqr_grid *g, int no_plugin,

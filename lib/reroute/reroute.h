@@ -80,6 +80,16 @@ struct dqr_reroute_opts {
 	 */
 	const uint32_t *rank;
 	/*
+	 * 1: the search neither prices nor records the turns of packets in
+	 * flight (reroute_cand.c: flight_turns).  Pricing them picks routes
+	 * whose upload needs no drain, up to four hops longer; on a list
+	 * ordered by up*\/down* or e-cube that spares most drains a repair
+	 * can spare, while under dimension order it spares none and the
+	 * longer routes take room later faults' repairs need
+	 * (doc/transitions.md, section 4).
+	 */
+	int ignore_flight;
+	/*
 	 * Re-routing layer (rerouting_layer.h): attach every disconnected
 	 * switch by the same costs but without asking the channel list, and
 	 * add nothing to it.  The routes found may close cycles in one layer;

@@ -397,7 +397,9 @@ static uint32_t flight_cost(struct dqr_reroute *rr, const struct rr_search *s,
 	uint32_t i, a, b, cost = 0;
 	int r;
 
-	flight_turns(rr, s, c);
+	rr->num_flight = 0;
+	if (!s->o->ignore_flight)
+		flight_turns(rr, s, c);
 	for (i = 0; i < rr->num_flight; i++) {
 		a = rr->flight_a[i];
 		b = rr->flight_b[i];
@@ -516,7 +518,7 @@ int rr_push_candidate(struct dqr_reroute *rr, const struct rr_search *s,
 		c.exact = rr->ends_ok[ch] == rr->ends_gen ||
 			  rr->end_off[sw] == rr->end_off[sw + 1];
 	}
-	if (!o->outside_list)
+	if (!o->outside_list && !o->ignore_flight)
 		turns += flight_cost(rr, s, &c);
 	c.cost = rr->cost[via] + COST_HOP + turns;
 	if (o->bias)
@@ -614,7 +616,9 @@ int rr_commit_candidate(struct dqr_reroute *rr, const struct rr_search *s,
 	 * reordering for it here cost the fat trees' reroutes a third more
 	 * at p90 for a few pairs on meshes.
 	 */
-	flight_turns(rr, s, c);
+	rr->num_flight = 0;
+	if (!s->o->ignore_flight)
+		flight_turns(rr, s, c);
 	for (i = 0; i < rr->num_flight; i++) {
 		uint32_t a = rr->flight_a[i], b = rr->flight_b[i];
 
