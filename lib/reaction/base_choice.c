@@ -244,7 +244,7 @@ int dqr_choose_grid(struct dqr_reactor *x, const struct dqr_fabric *f,
 	if (!layered && g_kind == DQR_GRID_HYPERCUBE)
 		dqr_topology_hypercube(x);
 	else if (!layered)
-		dqr_topology_mesh(x, f, g, 0, mesh_updn,
+		dqr_topology_mesh(x, f, g, 0, mesh_updn, mesh_updn,
 				  mesh_updn ? "updn" : "dor");
 	snprintf(x->topo.shape, sizeof(x->topo.shape), "%s, %u switches",
 		 desc, f->num_switches);

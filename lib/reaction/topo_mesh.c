@@ -7,7 +7,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "mesh/mesh_plugin.h"
 #include "mesh/wrap_bias.h"
@@ -94,7 +93,7 @@ static const struct dqr_topology_ops mesh_ops = {
 
 int dqr_topology_mesh(struct dqr_reactor *x, const struct dqr_fabric *f,
 		      const struct dqr_grid *g, int no_plugin,
-		      int wraps_last, const char *routing)
+		      int wraps_last, int updn, const char *routing)
 {
 	struct mesh_priv *p = calloc(1, sizeof(*p));
 	int ret = 0;
@@ -118,7 +117,7 @@ int dqr_topology_mesh(struct dqr_reactor *x, const struct dqr_fabric *f,
 			 "the wrap cables' preference; DQR repairs without it");
 		ret = -1;
 	}
-	p->updn = !strncmp(routing, "updn", 4);
+	p->updn = updn;
 	dqr_topology_set(x, &mesh_ops, p);
 	snprintf(x->topo.routing, sizeof(x->topo.routing), "%s", routing);
 	return ret;

@@ -200,13 +200,13 @@ int dqr_topology_fat_tree(struct dqr_reactor *x, struct dqr_ftree *ft,
 /*
  * A mesh or torus g on f on one VL: the mesh plug-in unless no_plugin,
  * and with wraps_last a torus's wrap cables as the search's last
- * resort.  routing: what routed it (names the topology's routing; one
- * that does not start "updn" is dimension order, whose repairs ignore
- * the packets in flight: reroute.h ignore_flight).
+ * resort.  updn: routed up*\/down*, not by dimension order, whose
+ * repairs ignore the packets in flight (reroute.h ignore_flight).
+ * routing: what routed it (names the topology's routing).
  */
 int dqr_topology_mesh(struct dqr_reactor *x, const struct dqr_fabric *f,
 		      const struct dqr_grid *g, int no_plugin,
-		      int wraps_last, const char *routing);
+		      int wraps_last, int updn, const char *routing);
 /* A hypercube routed by e-cube on one VL. */
 void dqr_topology_hypercube(struct dqr_reactor *x);
 /*

@@ -158,6 +158,7 @@ struct sim_topo {
 	int prefer_uturn;	/* the FT paper's preference */
 	int mesh_plugin;	/* the DQR paper's mesh plug-in */
 	int wraps_last;		/* a torus's wrap cables last */
+	int updn;		/* routed up*\/down*, not dimension order */
 };
 
 struct sim {

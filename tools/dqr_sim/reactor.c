@@ -97,8 +97,10 @@ int sim_setup(struct sim *s)
 		/* a torus routed as its mesh by up*\/down* (the plugin's
 		 * default, for tables read back), when it has a wrap cable
 		 * (rings of 4 read as two dimensions of 2) */
-		if (o->spec ? s->in.kind == DQR_REF_UPDN_MESH :
-		    o->plugin.mesh_routing == DQR_MESH_UPDN) {
+		t->updn = o->spec ? s->in.kind == DQR_REF_UPDN_MESH ||
+				    s->in.kind == DQR_REF_UPDN :
+			  o->plugin.mesh_routing == DQR_MESH_UPDN;
+		if (o->spec ? s->in.kind == DQR_REF_UPDN_MESH : t->updn) {
 			struct dqr_wrap_bias *wb;
 
 			if (dqr_wrap_bias_new(s->in.f, g, &wb)) {
@@ -216,7 +218,8 @@ int sim_reactor(const struct sim *s, struct dqr_reactor *x)
 		if (dqr_grid_detect(s->in.f, &g, err, sizeof(err)))
 			return -1;
 		ret = dqr_topology_mesh(x, s->in.f, g, !t->mesh_plugin,
-					t->wraps_last, s->in.routing);
+					t->wraps_last, t->updn,
+					s->in.routing);
 		dqr_grid_free(g);
 		return ret;
 	case SIM_TOPO_HYPERCUBE:
