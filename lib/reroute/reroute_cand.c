@@ -358,6 +358,7 @@ static uint32_t via_cost(struct dqr_reroute *rr, const struct rr_search *s,
  * hops are made).  DQR's own turns (candidate_deps()) are those of the
  * new routes alone; the transition's proof (transition.h) judges these
  * too, and where one closes a cycle the first upload waits a drain.
+ * None when the topology has the search ignore them (ignore_flight).
  */
 static void flight_turns(struct dqr_reroute *rr, const struct rr_search *s,
 			 const struct cand *c)
@@ -366,6 +367,8 @@ static void flight_turns(struct dqr_reroute *rr, const struct rr_search *s,
 	uint32_t y, in, old;
 
 	rr->num_flight = 0;
+	if (s->o->ignore_flight)
+		return;
 	for (y = rr->old_in[c->sw]; y != DQR_NONE; y = rr->old_in_next[y]) {
 		in = rr->old_ch[y];
 		if (!dqr_relays(f, in, c->ch))
@@ -397,9 +400,7 @@ static uint32_t flight_cost(struct dqr_reroute *rr, const struct rr_search *s,
 	uint32_t i, a, b, cost = 0;
 	int r;
 
-	rr->num_flight = 0;
-	if (!s->o->ignore_flight)
-		flight_turns(rr, s, c);
+	flight_turns(rr, s, c);
 	for (i = 0; i < rr->num_flight; i++) {
 		a = rr->flight_a[i];
 		b = rr->flight_b[i];
@@ -518,7 +519,7 @@ int rr_push_candidate(struct dqr_reroute *rr, const struct rr_search *s,
 		c.exact = rr->ends_ok[ch] == rr->ends_gen ||
 			  rr->end_off[sw] == rr->end_off[sw + 1];
 	}
-	if (!o->outside_list && !o->ignore_flight)
+	if (!o->outside_list)
 		turns += flight_cost(rr, s, &c);
 	c.cost = rr->cost[via] + COST_HOP + turns;
 	if (o->bias)
@@ -616,9 +617,7 @@ int rr_commit_candidate(struct dqr_reroute *rr, const struct rr_search *s,
 	 * reordering for it here cost the fat trees' reroutes a third more
 	 * at p90 for a few pairs on meshes.
 	 */
-	rr->num_flight = 0;
-	if (!s->o->ignore_flight)
-		flight_turns(rr, s, c);
+	flight_turns(rr, s, c);
 	for (i = 0; i < rr->num_flight; i++) {
 		uint32_t a = rr->flight_a[i], b = rr->flight_b[i];
 
