@@ -74,7 +74,7 @@ int dqr_choose_fat_tree(struct dqr_reactor *x, const struct dqr_fabric *f,
 		return 1;
 	}
 	note_uturn(x, ft, &st);
-	dqr_topology_fat_tree(x, ft, 1);
+	dqr_topology_fat_tree(x, f, ft, 1);
 	return 0;
 }
 

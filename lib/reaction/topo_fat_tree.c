@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "fabric/node_index.h"
+#include "ftree/plane_entry.h"
 #include "ftree/rerouting_layer.h"
 #include "ftree/uturn_repair.h"
 #include "reaction/topology-internal.h"
@@ -25,6 +26,8 @@
 struct ftree_priv {
 	struct dqr_ftree *ft;
 	int prefer_uturn;
+	/* with uturn's switch routes: the plug-in of a fault's reroute */
+	struct dqr_plane_entry *plane;
 	/* the re-routing layer in force (active), on the cabling it was
 	 * made for, whose GUIDs SL2VL's questions name */
 	struct dqr_ml ml;
@@ -75,12 +78,21 @@ static void ft_reroute_opts(const struct dqr_reactor *x,
 		dqr_uturn_repair_opts(p->ft, o);
 }
 
-/* A fault's reroute leaves long routes to the layer (stretch=). */
+/*
+ * A fault's reroute: a way into the plane of a lost switch on the
+ * anchor's side (plane_entry.h), and long routes left to the layer
+ * (stretch=).
+ */
 static void ft_update_opts(const struct dqr_reactor *x,
 			   struct dqr_reroute_opts *o)
 {
+	const struct ftree_priv *p = priv(x);
 	char why[256];
 
+	if (p->plane) {
+		o->plugin = dqr_plane_entry;
+		o->plugin_arg = p->plane;
+	}
 	/* without a layer to take them, long routes beat no routes */
 	if (x->opts.stretch == DQR_STRETCH_OFF || !x->opts.vl_layer ||
 	    blocked(x, why, sizeof(why)))
@@ -319,6 +331,7 @@ static void ft_release(struct dqr_reactor *x)
 	if (!p)
 		return;
 	ft_stop(x);
+	dqr_plane_entry_free(p->plane);
 	dqr_ftree_free(p->ft);
 	free(p);
 	x->topo.priv = NULL;
@@ -343,12 +356,15 @@ static const struct dqr_topology_ops fat_tree_ops = {
 	.release = ft_release,
 };
 
-int dqr_topology_fat_tree(struct dqr_reactor *x, struct dqr_ftree *ft,
-			  int prefer_uturn)
+int dqr_topology_fat_tree(struct dqr_reactor *x, const struct dqr_fabric *f,
+			  struct dqr_ftree *ft, int prefer_uturn)
 {
 	struct ftree_priv *p = calloc(1, sizeof(*p));
 
-	if (!p) {
+	if (p && prefer_uturn)
+		p->plane = dqr_plane_entry_new(f, ft);
+	if (!p || (prefer_uturn && !p->plane)) {
+		free(p);
 		dqr_ftree_free(ft);
 		dqr_topology_any(x, 0);
 		return -1;

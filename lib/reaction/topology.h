@@ -192,11 +192,12 @@ struct dqr_topology {
 void dqr_topology_any(struct dqr_reactor *x, int layered);
 /*
  * A fat tree ft (owned from here on, whatever is returned) of the
- * reference topology; prefer_uturn: the FT paper's preference among
- * equally short reroutes (base=uturn routed it).
+ * reference topology f; prefer_uturn: base=uturn routed it, so the FT
+ * paper's preference among equally short reroutes, and the plane
+ * plug-in for its switch routes (ftree/plane_entry.h).
  */
-int dqr_topology_fat_tree(struct dqr_reactor *x, struct dqr_ftree *ft,
-			  int prefer_uturn);
+int dqr_topology_fat_tree(struct dqr_reactor *x, const struct dqr_fabric *f,
+			  struct dqr_ftree *ft, int prefer_uturn);
 /*
  * A mesh or torus g on f on one VL: the mesh plug-in unless no_plugin,
  * and with wraps_last a torus's wrap cables as the search's last

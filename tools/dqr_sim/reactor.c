@@ -213,7 +213,8 @@ int sim_reactor(const struct sim *s, struct dqr_reactor *x)
 		/* sim_setup() found it: failing now is memory */
 		if (dqr_ftree_detect(s->in.f, &ft, err, sizeof(err)))
 			return -1;
-		return dqr_topology_fat_tree(x, ft, t->prefer_uturn);
+		return dqr_topology_fat_tree(x, s->in.f, ft,
+					     t->prefer_uturn);
 	case SIM_TOPO_MESH:
 		if (dqr_grid_detect(s->in.f, &g, err, sizeof(err)))
 			return -1;

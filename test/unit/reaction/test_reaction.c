@@ -256,6 +256,26 @@ static void test_fallback(void)
 	dqr_fabric_free(f);
 }
 
+/* The switch index of the switch named name in f. */
+static uint32_t named(const struct dqr_fabric *f, const char *name)
+{
+	uint32_t node = dqr_fabric_find_name(f, name);
+
+	REQUIRE(node != DQR_NONE);
+	return f->nodes[node].sw_index;
+}
+
+/* Every cable of switch sw of f cut in cur, a copy of f. */
+static void lose_switch(const struct dqr_fabric *f, struct dqr_fabric *cur,
+			uint32_t sw)
+{
+	unsigned pn;
+
+	dqr_for_each_linked_port(f, f->switches[sw], pn)
+		dqr_fabric_unlink_port(cur, dqr_port_index(cur, f->switches[sw],
+							   pn));
+}
+
 /*
  * uturn's fat tree with stretch=1: what one layer leaves goes on the
  * re-routing layer (SLs and SL2VL the topology's), or, without the VLs,
@@ -319,20 +339,18 @@ static void test_rerouting_layer(void)
 	/*
 	 * Where OpenSM programs no SL2VL tables there is no layer (and no
 	 * stretch): a fault one layer cannot hold falls back, saying why.
+	 * Every single switch is held (test_plane_entry); two switches of
+	 * the anchor's pod above its leaves are not, always.
 	 */
 	x.caps.qos = 0;
 	x.opts.stretch = DQR_STRETCH_OFF;
 	for (i = 0, found = 0; i < f->num_switches && !found; i++) {
-		unsigned pn;
-
 		t = dqr_lfts_clone(t0);
 		REQUIRE(t && dqr_react_start(&x, f, &t, "uturn", &st) == 0);
-		/* a whole switch lost */
 		cur = dqr_fabric_clone(f);
 		REQUIRE(cur);
-		dqr_for_each_linked_port(f, f->switches[i], pn)
-			dqr_fabric_unlink_port(cur, dqr_port_index(
-				cur, f->switches[i], pn));
+		lose_switch(f, cur, named(f, "sw-L2-0000"));
+		lose_switch(f, cur, i);
 		CHECK_EQ(answer(&x, cur, &r), 0);
 		if (r.answer == DQR_ANSWER_FALLBACK) {
 			found = 1;
@@ -345,6 +363,52 @@ static void test_rerouting_layer(void)
 	CHECK(found);
 
 	free(links);
+	dqr_reactor_release(&x);
+	dqr_lfts_free(t0);
+	dqr_fabric_free(f);
+}
+
+/*
+ * Every switch of uturn's 4-ary 3-tree lost alone, on one VL: DQR holds
+ * the repair, the anchor's pod too, whose switches above the leaves
+ * need the plane plug-in (ftree/plane_entry.h: without it those four
+ * fall back), and its tables reach every pair a cable still joins, loop
+ * free and acyclic.
+ */
+static void test_plane_entry(void)
+{
+	struct dqr_gen_spec s;
+	struct dqr_gen_place *pl = NULL;
+	struct dqr_fabric *f = gen_fabric("kary:4,3", &s, &pl), *cur;
+	struct dqr_lfts *t, *t0;
+	struct dqr_reactor x;
+	struct dqr_reaction r;
+	struct dqr_judgement j;
+	struct dqr_start st;
+	uint32_t i;
+	int k;
+
+	REQUIRE(f);
+	free(pl);
+	init(&x);
+	REQUIRE(dqr_choose_fat_tree(&x, f, &t0) == 0);
+	for (i = 0; i < f->num_switches; i++) {
+		t = dqr_lfts_clone(t0);
+		REQUIRE(t && dqr_react_start(&x, f, &t, "uturn", &st) == 0);
+		cur = dqr_fabric_clone(f);
+		REQUIRE(cur);
+		lose_switch(f, cur, i);
+		CHECK_EQ(answer(&x, cur, &r), 0);
+		CHECK_EQ(r.answer, DQR_ANSWER_UPDATE);
+		CHECK_EQ(r.layer, 0);
+		REQUIRE(dqr_react_judge(&x, cur, x.recon.cur, &j) == 0);
+		CHECK(dqr_judgement_safe(&j));
+		for (k = 0; k < DQR_PAIR_NUM_KINDS; k++)
+			CHECK_EQ(j.v.unreachable[k], j.v.disconnected[k]);
+		dqr_judgement_release(&j);
+		dqr_fabric_free(cur);
+		dqr_lfts_free(t);
+	}
 	dqr_reactor_release(&x);
 	dqr_lfts_free(t0);
 	dqr_fabric_free(f);
@@ -618,6 +682,7 @@ int main(void)
 	test_new_hardware();
 	test_fallback();
 	test_rerouting_layer();
+	test_plane_entry();
 	test_mesh();
 	test_fewer_drains();
 	test_fold_mesh();
