@@ -561,6 +561,37 @@ it_stock_done() {
 	it_ibsim_cmd "ReLink $1"
 }
 
+# it_time_stock LINK / it_time_plugin LINK: one more timing of LINK's
+# failure, trap -> first SUBNET UP in ms on stdout, judged by nobody: stock
+# OpenSM (ftree), or the plugin with the default options; LINK comes back.
+it_time_stock() {
+	it_stock_fault "$1" > /dev/null
+	it_trap_to_up "$W/osm.log"
+	it_stock_done "$1"
+}
+
+it_time_plugin() {
+	local n0
+
+	it_write_conf
+	it_start_opensm
+	it_wait_log "dqr: base " 1
+	it_settle
+	n0=$(it_count "SUBNET UP")
+	it_ibsim_cmd "Unlink $1"
+	it_wait_log "SUBNET UP" $((n0 + 1))
+	it_settle
+	it_trap_to_up "$W/osm.log"
+	it_stop_opensm
+	it_ibsim_cmd "ReLink $1"
+}
+
+# it_min_med_max: "min/median/max" of the numbers on stdin, a line each.
+it_min_med_max() {
+	sort -n | awk '{ v[NR] = $1 }
+	END { printf "%s/%s/%s", v[1], v[int((NR + 1) / 2)], v[NR] }'
+}
+
 # it_uturn_balance UTURN FTREE: routes per switch-to-switch link of two
 # read-backs under all-to-all and shift traffic (dqr-check --load); uturn
 # must be balanced at least as well as OpenSM's ftree.
