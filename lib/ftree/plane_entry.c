@@ -97,8 +97,9 @@ static void up_pair(const struct dqr_ftree *ft, const struct dqr_fabric *f,
 
 /*
  * The crossing into d's plane: at the live switch one level below it,
- * outside d's group below, nearest the anchor (then in sequence D's
- * GUID order), whose turn the list admits.  0, or -1 when out of memory.
+ * outside d's group below, nearest the anchor (then of lowest GUID),
+ * whose turn the list admits; each refusal costs another scan of the
+ * switches, O(switches x ports).  0, or -1 when out of memory.
  */
 static int enter_plane(const struct dqr_plane_entry *pe,
 		       const struct dqr_fabric *f, struct dqr_dyn_order *cl,
