@@ -21,7 +21,11 @@
 #  4. Without qos one layer holds the loss of sw-L2-0000 (the plane
 #     plug-in, ftree/plane_entry.h: stretch= needs the layer, so the
 #     longer routes stay in one layer): no ERR DQ25 nor DQ16, and the
-#     read-back reaches every pair a cable joins.
+#     read-back reaches every pair a cable joins.  Then sw-L2-0001, a
+#     second middle switch of the anchor's pod, goes too: the layer is
+#     refused loudly (ERR DQ25) and the base engine routes the whole
+#     fabric (fallback=base, ERR DQ16); ERR DQ33 names the LIDs cut off
+#     and the switches that cannot reach them.
 #     opensm was restarted on the same dump_files_dir: its
 #     reconfiguration and transition ids come after the first run's.
 . "$(dirname "$0")/common.sh"
@@ -29,6 +33,7 @@
 NET="$TOPO_DIR/kary-4-3.net"
 HOST=ca-0050
 SW='"sw-L2-0000"'
+SW2='"sw-L2-0001"'
 LINK='"sw-L1-0009"[6]'
 
 for t in "$SMPQUERY" "$SAQUERY"; do
@@ -168,7 +173,7 @@ cmp -s "$W/a" "$W/b" ||
 	it_fail "SL2VL tables after recovery differ from the original ones"
 it_log "ok: OpenSM's own SL2VL tables are back on every port"
 
-# --- 4. without qos: one layer holds it -------------------------------------
+# --- 4. without qos: one layer holds one switch, not two -------------------
 last_id=$(grep -o '^{"id":[0-9]*' "$W/dqr-reconfig.log" | cut -d: -f2 |
 	sort -n | tail -1)
 last_tr=$(grep -oE '^[0-9]+' "$W/dqr-transition.dump" | sort -n | tail -1)
@@ -190,6 +195,14 @@ grep -qE "dqr: reconfiguration [0-9]+ \(ok\)" "$W/osm.log" ||
 	it_fail "no reconfiguration after the restart"
 it_readback "$HOST" noqos
 it_judge noqos --pairs=all
+# a second middle switch of the anchor's pod: one layer cannot hold both
+it_ibsim_cmd "Unlink $SW2"
+it_wait_log "ERR DQ25: .*qos TRUE" 1
+it_wait_log "ERR DQ16: " 1
+it_settle
+node='"[^"]+" 0x[0-9a-f]{16}'
+grep -qE "ERR DQ33: .* LID [0-9]+ \($node\) from $node" "$W/osm.log" ||
+	it_fail "ERR DQ33 names no LID cut off and switch"
 for id in $(grep -oE "dqr: (reconfiguration|transition) [0-9]+ \(" \
 		"$W/osm.log" | cut -d' ' -f2,3 | tr ' ' :); do
 	case $id in
@@ -203,5 +216,6 @@ dups=$(grep -oE '^\{"(id|transition)":[0-9]+' "$W/dqr-reconfig.log" |
 [ -z "$dups" ] || it_fail "ids repeat in dqr-reconfig.log: $dups"
 grep -q "dqr: re-routing layer: [1-9]" "$W/osm.log" &&
 	it_fail "re-routing layer used without qos"
-it_log "ok: without qos: one layer holds it"
+it_log "ok: without qos: one layer holds one switch; for two," \
+	"$(grep -o 'ERR DQ25: .*' "$W/osm.log" | head -1 | cut -c1-80)..."
 it_log "PASS"
