@@ -162,9 +162,10 @@ static unsigned stage_wait_ms(const struct dqr_transition *x, uint32_t s)
  * new routes would tie together.  Costs a union check of the fabric,
  * next to a drain of seconds.
  */
-static void wait_cycle(const struct dqr_transition *x, uint32_t s,
-		       char *buf, size_t len)
+static void wait_cycle(struct dqr_ctx *ctx, uint32_t s, char *buf,
+		       size_t len)
 {
+	const struct dqr_transition *x = &ctx->transition;
 	const struct dqr_plan *p = &x->plan;
 	struct dqr_lfts *start = dqr_lfts_clone(x->state);
 	uint32_t i;
@@ -176,7 +177,8 @@ static void wait_cycle(const struct dqr_transition *x, uint32_t s,
 	for (i = p->stage_off[s]; i-- > 0;)
 		dqr_lft_set(start, p->entries[i].sw, p->entries[i].lid,
 			    p->entries[i].old_port);
-	if (dqr_plan_wait_cycle(x->fabric, start, p, s, buf, len))
+	if (dqr_react_wait_cycle(&ctx->react, x->fabric, start, p, s, buf,
+				 len))
 		buf[0] = '\0';
 	dqr_lfts_free(start);
 }
@@ -191,7 +193,7 @@ static void log_wait(struct dqr_ctx *ctx, uint32_t s)
 	while (w && !x->plan.stage_drain[w])
 		w--;
 	if (why & (DQR_DRAIN_LOOP | DQR_DRAIN_CYCLE)) {
-		wait_cycle(x, s, cycle, sizeof(cycle));
+		wait_cycle(ctx, s, cycle, sizeof(cycle));
 		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: transition %"
 			PRIu64 " stage %u waits %u ms: %s in the union of "
 			"states %u and %u%s%s\n", x->id, s + 1, x->drain_ms,

@@ -168,6 +168,15 @@ int dqr_react_update(struct dqr_reactor *x, const struct dqr_fabric *proj,
 	return 0;
 }
 
+int dqr_react_wait_cycle(struct dqr_reactor *x, const struct dqr_fabric *f,
+			 const struct dqr_lfts *from, const struct dqr_plan *p,
+			 uint32_t s, char *buf, size_t len)
+{
+	if (x->topo.ops->wait_cycle)
+		return x->topo.ops->wait_cycle(x, f, from, p, s, buf, len);
+	return dqr_plan_wait_cycle(f, from, p, s, buf, len);
+}
+
 struct dqr_dyn_order *dqr_react_held_list(struct dqr_reactor *x,
 					  const struct dqr_reaction *r,
 					  const struct dqr_in_flight *fl)

@@ -193,6 +193,18 @@ int dqr_react_plan(struct dqr_reactor *x, const struct dqr_fabric *f,
 		   struct dqr_plan *p, struct dqr_plan_report *rep,
 		   enum dqr_planner *used);
 
+/*
+ * Why stage s (0-based, s >= 1) of p waits, for the log: on one layer
+ * one dependency cycle by the exact judgement (dqr_plan_wait_cycle());
+ * on virtual layers, where every state is cyclic on one layer, the
+ * layer whose dependencies the stage's union closes into a cycle.  ""
+ * when that judgement finds none.  from are the tables p starts from.
+ * 0, or -1 when out of memory.
+ */
+int dqr_react_wait_cycle(struct dqr_reactor *x, const struct dqr_fabric *f,
+			 const struct dqr_lfts *from, const struct dqr_plan *p,
+			 uint32_t s, char *buf, size_t len);
+
 /* 1 when nothing older than the tables held may be in flight. */
 static inline int dqr_in_flight_settled(const struct dqr_in_flight *fl)
 {

@@ -93,6 +93,53 @@ static int vl_plan(struct dqr_reactor *x, const struct dqr_fabric *f,
 	return dqr_plan_change_vlayers(f, held, target, cl, &tp.lay, p, rep);
 }
 
+/*
+ * Every state is cyclic on one layer, so a one-layer cycle says nothing:
+ * the union of the state before the last stage that waited (or the
+ * start) and the state after s, judged per layer, names the layer whose
+ * dependencies close a cycle, or the DLID that loops.
+ */
+static int vl_wait_cycle(struct dqr_reactor *x, const struct dqr_fabric *f,
+			 const struct dqr_lfts *from, const struct dqr_plan *p,
+			 uint32_t s, char *buf, size_t len)
+{
+	struct dqr_vlayers_plan tp;
+	struct dqr_lfts *a, *b;
+	uint32_t w = s - 1, i;
+	char why[200];
+	int ok;
+
+	if (!layers(x))
+		return dqr_plan_wait_cycle(f, from, p, s, buf, len);
+	if (len)
+		buf[0] = '\0';
+	if (s < 1 || s >= p->num_stages || !p->stage_drain)
+		return 0;
+	while (w && !p->stage_drain[w])
+		w--;
+	a = dqr_lfts_clone(from);
+	b = dqr_lfts_clone(from);
+	if (!a || !b) {
+		dqr_lfts_free(a);
+		dqr_lfts_free(b);
+		return -1;
+	}
+	for (i = 0; i < p->stage_off[s + 1]; i++) {
+		if (i < p->stage_off[w])
+			dqr_lft_set(a, p->entries[i].sw, p->entries[i].lid,
+				    p->entries[i].new_port);
+		dqr_lft_set(b, p->entries[i].sw, p->entries[i].lid,
+			    p->entries[i].new_port);
+	}
+	dqr_vlayers_plan_init(&tp, x->recon.tl, x->recon.ref);
+	ok = dqr_union_vlayers_ok(f, a, b, &tp.lay, why, sizeof(why));
+	if (!ok)
+		snprintf(buf, len, "per layer: %s", why);
+	dqr_lfts_free(a);
+	dqr_lfts_free(b);
+	return ok < 0 ? -1 : 0;
+}
+
 static struct dqr_dyn_order *vl_held_list(struct dqr_reactor *x,
 					  int from_original)
 {
@@ -220,6 +267,7 @@ static const struct dqr_topology_ops vlayers_ops = {
 	.start = vl_start,
 	.judge = vl_judge,
 	.plan = vl_plan,
+	.wait_cycle = vl_wait_cycle,
 	.held_list = vl_held_list,
 	.sets_sls = vl_sets_sls,
 	.path_sl = vl_path_sl,

@@ -135,6 +135,14 @@ struct dqr_topology_ops {
 		    struct dqr_dyn_order *cl, const struct dqr_in_flight *fl,
 		    struct dqr_plan *p, struct dqr_plan_report *rep,
 		    enum dqr_planner *used);
+	/*
+	 * Why stage s of p (from: the tables p starts from) waits, in the
+	 * topology's terms, see dqr_react_wait_cycle().  NULL: one layer.
+	 */
+	int (*wait_cycle)(struct dqr_reactor *x, const struct dqr_fabric *f,
+			  const struct dqr_lfts *from,
+			  const struct dqr_plan *p, uint32_t s, char *buf,
+			  size_t len);
 	/* the channel list that holds the dependencies of the tables the
 	 * switches held before the last update; NULL: none does */
 	struct dqr_dyn_order *(*held_list)(struct dqr_reactor *x,

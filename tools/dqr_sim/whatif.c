@@ -291,7 +291,7 @@ static int judge(struct dqr_reactor *x, const struct dqr_fabric *proj,
  * The cycle that makes w's first waiting stage wait, as the plugin logs
  * it, into w->wait_cycle ("" when none or no cycle is the reason).
  */
-static int find_wait_cycle(const struct dqr_fabric *f,
+static int find_wait_cycle(struct dqr_reactor *x, const struct dqr_fabric *f,
 			   const struct dqr_lfts *held, struct wi_result *w)
 {
 	const struct dqr_plan *p = &w->plan;
@@ -300,8 +300,9 @@ static int find_wait_cycle(const struct dqr_fabric *f,
 	w->wait_cycle[0] = '\0';
 	for (k = 1; p->stage_drain && k < p->num_stages; k++)
 		if (p->stage_drain[k] & (DQR_DRAIN_LOOP | DQR_DRAIN_CYCLE))
-			return dqr_plan_wait_cycle(f, held, p, k, w->wait_cycle,
-						   sizeof(w->wait_cycle));
+			return dqr_react_wait_cycle(x, f, held, p, k,
+						    w->wait_cycle,
+						    sizeof(w->wait_cycle));
 	return 0;
 }
 
@@ -370,7 +371,7 @@ static int run_fault(struct sim *s, const struct wi_fault *fa,
 			goto out;
 		w->planned = 1;
 		w->layered = used == DQR_PLANNER_REROUTING;
-		if (with_cycle && find_wait_cycle(proj, held, w))
+		if (with_cycle && find_wait_cycle(&x, proj, held, w))
 			goto out;
 	}
 	w->ms = dqr_now_ms() - t0;
