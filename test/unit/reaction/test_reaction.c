@@ -204,13 +204,19 @@ static struct dqr_fabric *kary(enum dqr_ref_kind kind, struct dqr_lfts **t)
 	return f;
 }
 
-static uint32_t port_of(const struct dqr_fabric *f, const char *name,
-			unsigned num)
+/* The node named name in f; the test stops when there is none. */
+static uint32_t node_of(const struct dqr_fabric *f, const char *name)
 {
 	uint32_t n = dqr_fabric_find_name(f, name);
 
 	REQUIRE(n != DQR_NONE);
-	return dqr_port_index(f, n, num);
+	return n;
+}
+
+static uint32_t port_of(const struct dqr_fabric *f, const char *name,
+			unsigned num)
+{
+	return dqr_port_index(f, node_of(f, name), num);
 }
 
 /*
@@ -256,13 +262,24 @@ static void test_fallback(void)
 	dqr_fabric_free(f);
 }
 
-/* The switch index of the switch named name in f. */
-static uint32_t named(const struct dqr_fabric *f, const char *name)
+/*
+ * x started again on f with a copy of its base tables t0 (*t, the
+ * caller's to free); a copy of f returned, for the caller to cut and
+ * answer().
+ */
+static struct dqr_fabric *fresh_start(struct dqr_reactor *x,
+				      const struct dqr_fabric *f,
+				      const struct dqr_lfts *t0,
+				      struct dqr_lfts **t)
 {
-	uint32_t node = dqr_fabric_find_name(f, name);
+	struct dqr_fabric *cur;
+	struct dqr_start st;
 
-	REQUIRE(node != DQR_NONE);
-	return f->nodes[node].sw_index;
+	*t = dqr_lfts_clone(t0);
+	REQUIRE(*t && dqr_react_start(x, f, t, "uturn", &st) == 0);
+	cur = dqr_fabric_clone(f);
+	REQUIRE(cur);
+	return cur;
 }
 
 /* Every cable of switch sw of f cut in cur, a copy of f. */
@@ -290,11 +307,10 @@ static void test_rerouting_layer(void)
 	struct dqr_lfts *t, *t0;
 	struct dqr_reactor x;
 	struct dqr_reaction r;
-	struct dqr_start st;
 	struct dqr_plan p;
 	struct dqr_plan_report rep;
 	enum dqr_planner used;
-	uint32_t *links, n, i;
+	uint32_t *links, n, i, anchor_mid;
 	uint8_t vl[16];
 	int found = 0;
 
@@ -309,9 +325,7 @@ static void test_rerouting_layer(void)
 	n = switch_links(f, &links);
 	REQUIRE(n);
 	for (i = 0; i < n && !found; i++) {
-		t = dqr_lfts_clone(t0);
-		REQUIRE(t && dqr_react_start(&x, f, &t, "uturn", &st) == 0);
-		cur = dqr_fabric_clone(f);
+		cur = fresh_start(&x, f, t0, &t);
 		dqr_fabric_unlink_port(cur, links[i]);
 		CHECK_EQ(answer(&x, cur, &r), 0);
 		if (r.layer > 0) {
@@ -344,12 +358,10 @@ static void test_rerouting_layer(void)
 	 */
 	x.caps.qos = 0;
 	x.opts.stretch = DQR_STRETCH_OFF;
+	anchor_mid = f->nodes[node_of(f, "sw-L2-0000")].sw_index;
 	for (i = 0, found = 0; i < f->num_switches && !found; i++) {
-		t = dqr_lfts_clone(t0);
-		REQUIRE(t && dqr_react_start(&x, f, &t, "uturn", &st) == 0);
-		cur = dqr_fabric_clone(f);
-		REQUIRE(cur);
-		lose_switch(f, cur, named(f, "sw-L2-0000"));
+		cur = fresh_start(&x, f, t0, &t);
+		lose_switch(f, cur, anchor_mid);
 		lose_switch(f, cur, i);
 		CHECK_EQ(answer(&x, cur, &r), 0);
 		if (r.answer == DQR_ANSWER_FALLBACK) {
@@ -384,7 +396,6 @@ static void test_plane_entry(void)
 	struct dqr_reactor x;
 	struct dqr_reaction r;
 	struct dqr_judgement j;
-	struct dqr_start st;
 	uint32_t i;
 	int k;
 
@@ -393,10 +404,7 @@ static void test_plane_entry(void)
 	init(&x);
 	REQUIRE(dqr_choose_fat_tree(&x, f, &t0) == 0);
 	for (i = 0; i < f->num_switches; i++) {
-		t = dqr_lfts_clone(t0);
-		REQUIRE(t && dqr_react_start(&x, f, &t, "uturn", &st) == 0);
-		cur = dqr_fabric_clone(f);
-		REQUIRE(cur);
+		cur = fresh_start(&x, f, t0, &t);
 		lose_switch(f, cur, i);
 		CHECK_EQ(answer(&x, cur, &r), 0);
 		CHECK_EQ(r.answer, DQR_ANSWER_UPDATE);
