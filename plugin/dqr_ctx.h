@@ -6,6 +6,7 @@
  *
  *   dqr_plugin.c     OpenSM's event plugin: create, delete, events
  *   dqr_engine.c     the routing engine's callbacks, base passes
+ *   dqr_fast.c       the fast path: trap 128 answered before the sweep
  *   dqr_reconfig.c   the DQR pass: project, update, judge, hand over
  *   dqr_budget.c     what one DQR pass may spend
  *   dqr_transition.c the staged upload of new tables
@@ -16,8 +17,10 @@
  *                    transitions, the ids earlier runs left
  *   dqr_status.c     dqr-status and dqr.prom for operators (the text
  *                    in dqr_status_fmt.c, which knows no OpenSM)
- *   switch_tables.c, subnet_model.c, base_engines.c: OpenSM's switches,
- *                    its subnet and its own engines, at the bottom
+ *   switch_tables.c, trap_ports.c, subnet_model.c, base_engines.c:
+ *                    OpenSM's switches (their tables, the PortInfo
+ *                    a trap asks for), its subnet and its own
+ *                    engines, at the bottom
  *
  * What DQR decides, and everything a topology does differently, is
  * lib's (reaction/reaction.h): the reactor below holds it.
@@ -34,6 +37,7 @@
 #include <opensm/osm_opensm.h>
 
 #include "base_engines.h"
+#include "dqr_fast.h"
 #include "dqr_status.h"
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
@@ -41,6 +45,7 @@
 #include "fabric/topo_diff.h"
 #include "options/options.h"
 #include "reaction/reaction.h"
+#include "switch_tables.h"
 #include "transition/plan.h"
 #include "util/budget.h"
 #include "verify/verify.h"
@@ -57,6 +62,10 @@ struct dqr_pass_times {
 	double verify;		/* the verifier on the tables to upload */
 	double plan;		/* the transition's plan */
 	double handed;		/* start -> first stage handed; <0: not */
+	int fast;		/* a fast reaction (dqr_fast.c), not a pass */
+	double ports_known;	/* fast: start -> every PortInfo answered */
+	double answered;	/* fast: start -> its last stage answered */
+	uint32_t stages_up;	/* fast: the stages it sent, answered */
 };
 
 /* When one stage was handed to OpenSM and when OpenSM answered it. */
@@ -138,6 +147,11 @@ struct dqr_ctx {
 	double t_sweep;
 	struct dqr_fabric *proj;
 	struct dqr_topo_diff diff;
+
+	/* the fast path's thread and state (dqr_fast.c), and the LFT Sets
+	 * it waits for (switch_tables.c) */
+	struct dqr_fast fast;
+	struct dqr_lft_wait lft_wait;
 
 	/* dqr_status.c: the counters of dqr.prom, the last reconfiguration */
 	struct dqr_status_counters status;

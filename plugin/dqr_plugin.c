@@ -29,6 +29,7 @@
 #include <opensm/osm_version.h>
 
 #include "dqr_engine.h"
+#include "dqr_fast.h"
 #include "dqr_transition.h"
 #include "options/options.h"
 #include "util/timing.h"
@@ -260,6 +261,7 @@ static void *dqr_create(struct osm_opensm *osm)
 		PACKAGE_VERSION, eff);
 	say_guarantee(osm);
 	say_conflicts(osm, &opts);
+	dqr_fast_start(ctx);
 	return ctx;
 }
 
@@ -295,9 +297,10 @@ static void stamp_trap(struct dqr_ctx *ctx, const ib_mad_notice_attr_t *n)
 }
 
 /*
- * Traps and sweeps only start the clock here: after a trap OpenSM
- * sweeps and calls the routing engine with the degraded subnet, which
- * is where DQR runs.
+ * A trap starts the clock of the pass that answers it, and (trap 128,
+ * fast_path=on) the fast path's reaction on its own thread; without it,
+ * OpenSM sweeps and calls the routing engine with the degraded subnet,
+ * which is where DQR runs.
  */
 static void dqr_report(void *plugin_data, osm_epi_event_id_t event_id,
 		       void *event_data)
@@ -307,14 +310,25 @@ static void dqr_report(void *plugin_data, osm_epi_event_id_t event_id,
 	switch (event_id) {
 	case OSM_EVENT_ID_TRAP:
 		stamp_trap(ctx, event_data);
+		dqr_fast_trap(ctx, event_data);
 		break;
 	case OSM_EVENT_ID_HEAVY_SWEEP_START:
+		/* a pass that ended without its event ended all the same */
+		dqr_fast_pass_ends(&ctx->fast);
+		dqr_fast_sweep_begins(ctx);
 		/* the SM's thread, as the routing pass that reads it */
 		ctx->t_sweep = dqr_now_ms();
 		break;
 	case OSM_EVENT_ID_UCAST_ROUTING_DONE:
-		/* every LFT Set answered: a staged transition goes on */
-		dqr_transition_routing_done(ctx);
+		/* every LFT Set answered: a staged transition goes on; a
+		 * fast reaction confirms its own stages */
+		if (!dqr_fast_busy(&ctx->fast))
+			dqr_transition_routing_done(ctx);
+		dqr_fast_pass_ends(&ctx->fast);
+		break;
+	case OSM_EVENT_ID_LFT_CHANGE:
+		/* a block answered, on OpenSM's receiver thread */
+		dqr_lft_answered(&ctx->lft_wait, event_data);
 		break;
 	default:
 		break;

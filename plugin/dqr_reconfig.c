@@ -97,6 +97,21 @@ int dqr_plan_pass(struct dqr_ctx *ctx)
 	return ret ? -1 : 0;
 }
 
+int dqr_plan_cut(struct dqr_ctx *ctx, const uint32_t *ports, uint32_t n)
+{
+	int ret;
+
+	drop_plan(ctx);
+	if (!ctx->react.ready)
+		return -1;
+	dqr_budget_start(ctx, dqr_now_ms());
+	ret = dqr_react_project_cut(&ctx->react, ports, n,
+				    dqr_sm_port(ctx->osm, ctx->react.recon.ref),
+				    &ctx->proj, &ctx->diff);
+	dqr_log_notes(ctx, &ctx->react.notes);
+	return ret ? -1 : 0;
+}
+
 /* Replaces the verified fabric and tables of the last pass. */
 static void keep_pass(struct dqr_ctx *ctx, struct dqr_fabric *f,
 		      struct dqr_lfts *t)

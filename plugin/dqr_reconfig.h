@@ -24,6 +24,14 @@ void dqr_recon_drop(struct dqr_ctx *ctx);
 int dqr_plan_pass(struct dqr_ctx *ctx);
 
 /*
+ * Step 1 of a fast reaction (dqr_fast.c): the reference less the cables
+ * down so far and those at ports (reference indices), which a trap's
+ * PortInfo found down, and less what the SM then no longer reaches.
+ * 0 (ctx->proj, ctx->diff set), or -1.
+ */
+int dqr_plan_cut(struct dqr_ctx *ctx, const uint32_t *ports, uint32_t n);
+
+/*
  * After a base routing (the model of it is in ctx->fabric/lfts): build
  * the channel list and fill what the base left unrouted.  On success the
  * filled tables are in ctx->lfts (the caller hands them to OpenSM).

@@ -255,6 +255,22 @@ static struct json_object *record_new(const char *key, uint64_t id, int *bad)
 	return o;
 }
 
+/*
+ * A fast reaction's times from the trap: every PortInfo answered, the
+ * repair ready (planned), its last stage answered (null when it sent
+ * none).
+ */
+static int jadd_fast(struct json_object *o, const struct dqr_ctx *ctx)
+{
+	const struct dqr_pass_times *t = &ctx->times;
+
+	return jadd_ms(o, "ports_known_ms", t->ports_known) ||
+	       jadd_ms(o, "repair_ready_ms", t->ports_known + t->project +
+		       t->reroute + t->verify + t->plan) ||
+	       (t->stages_up ? jadd_ms(o, "answered_ms", t->answered) :
+		json_object_object_add(o, "answered_ms", NULL));
+}
+
 void dqr_record_reconfig(struct dqr_ctx *ctx,
 			 const struct dqr_recon_result *r, const char *outcome)
 {
@@ -293,6 +309,8 @@ void dqr_record_reconfig(struct dqr_ctx *ctx,
 	      jadd_ms(o, "plan_ms", t->plan) ||
 	      (t->handed >= 0 ? jadd_ms(o, "handed_ms", t->handed) :
 	       json_object_object_add(o, "handed_ms", NULL)) ||
+	      jadd(o, "fast_path", json_object_new_boolean(t->fast)) ||
+	      (t->fast && jadd_fast(o, ctx)) ||
 	      jadd_changed(o, ctx) || jadd_mesh(o, ctx);
 	put_record(ctx, o, bad, "reconfiguration", ctx->reconfigs);
 }

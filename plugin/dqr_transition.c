@@ -251,6 +251,47 @@ static int upload_stage(struct dqr_ctx *ctx)
 
 /* how long one in-pass stage may wait for its answers */
 #define IN_PASS_TIMEOUT_MS 5000u
+/* the same for a fast reaction's stage (dqr_fast.c) */
+#define FAST_STAGE_TIMEOUT_MS 1000u
+
+/*
+ * Sends the stage written into new_lft and waits for its answers: 0
+ * when all came.  A routing pass has OpenSM upload it; a fast reaction,
+ * with OpenSM's sweep still discovering, sends only its changed blocks
+ * and counts their answers itself.
+ */
+static int push_stage(struct dqr_ctx *ctx)
+{
+	struct dqr_pass_times *t = &ctx->times;
+	uint32_t sent;
+
+	if (!dqr_fast_busy(&ctx->fast))
+		return dqr_push_tables_now(ctx->osm, IN_PASS_TIMEOUT_MS);
+	/* OpenSM's routes may cross the cables that are down now */
+	if (dqr_send_blocks(ctx->osm, ctx->transition.fabric,
+			    &ctx->lft_wait, FAST_STAGE_TIMEOUT_MS, &sent))
+		return 1;
+	t->answered = dqr_now_ms() - t->start;
+	t->stages_up = ctx->transition.next;
+	return 0;
+}
+
+/*
+ * A stage whose Sets were not all answered: said.  OpenSM sends them
+ * again at its next routing pass, which a fast reaction asks for (no
+ * pass may be coming: sweep_on_trap FALSE).
+ */
+static void unanswered(struct dqr_ctx *ctx)
+{
+	int fast = dqr_fast_busy(&ctx->fast);
+
+	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: transition %" PRIu64
+		": stage %u not answered in full within %s; the next stage "
+		"waits for OpenSM's own upload\n", ctx->transition.id,
+		ctx->transition.next, fast ? "the fast reaction" : "the pass");
+	if (fast)
+		next_stage_due(ctx);
+}
 
 /*
  * Hands over stage x->next and every later stage that needs no drain,
@@ -269,19 +310,27 @@ static int upload_in_pass(struct dqr_ctx *ctx)
 	       !p->stage_drain[x->next + 1]) {
 		if (upload_stage(ctx))
 			return -1;
-		if (dqr_push_tables_now(ctx->osm, IN_PASS_TIMEOUT_MS)) {
+		if (push_stage(ctx)) {
 			/* not all answered: the rest comes pass by pass */
-			OSM_LOG(&ctx->osm->log, OSM_LOG_INFO, "dqr: transition "
-				"%" PRIu64 ": stage %u not answered in full "
-				"within the pass; the next stage waits for "
-				"OpenSM's own upload\n", x->id, x->next);
+			unanswered(ctx);
 			return 0;
 		}
 		x->times[x->next - 1].answered = dqr_now_ms();
 		x->in_pass++;
 		dqr_status_update(ctx, DQR_STATUS_STAGE);
 	}
-	return upload_stage(ctx);
+	if (upload_stage(ctx))
+		return -1;
+	if (!dqr_fast_busy(&ctx->fast))
+		return 0;
+	/* no upload of OpenSM's follows a fast reaction: its own, and the
+	 * answer OpenSM's event would have given */
+	if (push_stage(ctx)) {
+		unanswered(ctx);
+		return 0;
+	}
+	dqr_transition_routing_done(ctx);
+	return 0;
 }
 
 /*

@@ -10,7 +10,9 @@
 
 /* first: it decides the layout of OpenSM's structs (perfmgr, pthread) */
 #include <opensm/osm_config.h>
+#include <opensm/osm_event_plugin.h>
 #include <opensm/osm_opensm.h>
+#include "dqr_wait.h"
 
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
@@ -47,6 +49,47 @@ void dqr_keep_tables(osm_opensm_t *osm);
  * in one pass, in order.
  */
 int dqr_push_tables_now(osm_opensm_t *osm, unsigned timeout_ms);
+
+/*
+ * LFT blocks sent by dqr_send_blocks() and not answered yet.  OpenSM's
+ * LFT receiver reports each answer (OSM_EVENT_ID_LFT_CHANGE) from its
+ * own thread; sync.lock guards the rest.
+ */
+struct dqr_lft_wait {
+	struct dqr_wait sync;
+	struct dqr_lft_sent {
+		const osm_switch_t *p_sw;
+		uint16_t block;
+		uint8_t answered;
+	} *sent;
+	uint32_t num, cap, left;
+};
+
+int dqr_lft_wait_init(struct dqr_lft_wait *w);
+void dqr_lft_wait_destroy(struct dqr_lft_wait *w);
+
+/*
+ * Outside a routing pass, OpenSM's lock held exclusively: sends every
+ * LFT block whose new_lft differs from what the switch holds (p_sw->lft,
+ * zeroed until its answer comes, as OpenSM does, so that a Set that
+ * fails goes again at the next sweep), whatever OpenSM's own update
+ * flags say, by directed routes over f's cables (the cabling now: a
+ * route OpenSM found before a fault may cross a cable now down; NULL:
+ * OpenSM's routes); lets the lock go while it waits, at most
+ * timeout_ms, for the answers, and takes it again.  The blocks not
+ * answered (a switch f does not reach counts), or UINT32_MAX when out
+ * of memory (nothing sent).  *sent: blocks sent.
+ */
+uint32_t dqr_send_blocks(osm_opensm_t *osm, const struct dqr_fabric *f,
+			 struct dqr_lft_wait *w, unsigned timeout_ms,
+			 uint32_t *sent);
+
+/* The SM's port in f (a switch's port 0, or its CA's), or DQR_NONE. */
+uint32_t dqr_sm_port(osm_opensm_t *osm, const struct dqr_fabric *f);
+
+/* An LFT_CHANGE event: a block answered (any thread, no lock held). */
+void dqr_lft_answered(struct dqr_lft_wait *w,
+		      const osm_epi_lft_change_event_t *ev);
 
 /*
  * Inside a routing pass: asks every switch for its LFT blocks up to its

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fabric/node_index.h"
+#include "fabric/sm_paths.h"
 #include "fabric/topo_diff.h"
 #include "util/check.h"
 
@@ -220,6 +221,51 @@ int dqr_fabric_project_cut(struct dqr_fabric *proj,
 			return -1;
 	}
 	return 0;
+}
+
+/* Drops the LIDs of ref's node n from proj's LID index. */
+static void forget_lids(struct dqr_fabric *proj, const struct dqr_fabric *ref,
+			uint32_t n)
+{
+	const struct dqr_node *node = &ref->nodes[n];
+	uint32_t i, lid;
+
+	for (i = 0; i <= node->num_ports; i++) {
+		const struct dqr_port *p = &ref->ports[node->port_base + i];
+
+		for (lid = p->base_lid; p->base_lid &&
+		     lid < p->base_lid + (1u << p->lmc); lid++)
+			dqr_fabric_forget_lid(proj, lid);
+	}
+}
+
+int dqr_fabric_project_unreached(struct dqr_fabric *proj,
+				 const struct dqr_fabric *ref, uint32_t root,
+				 struct dqr_topo_diff *d)
+{
+	uint32_t *via = malloc(sizeof(*via) * (proj->num_nodes + 1));
+	uint32_t n, p;
+	unsigned pn;
+	int ret = -1;
+
+	DQR_CHECK(proj->num_nodes == ref->num_nodes && root < proj->num_ports);
+	if (!via || dqr_sm_tree(proj, root, NULL, via))
+		goto out;
+	for (n = 0; n < proj->num_nodes; n++) {
+		if (n == proj->ports[root].node || via[n] != DQR_NONE)
+			continue;
+		d->nodes_missing++;
+		forget_lids(proj, ref, n);
+		dqr_for_each_linked_port(proj, n, pn) {
+			p = dqr_port_index(proj, n, pn);
+			if (dqr_fabric_project_cut(proj, ref, &p, 1, d))
+				goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(via);
+	return ret;
 }
 
 void dqr_topo_diff_release(struct dqr_topo_diff *d)

@@ -57,6 +57,21 @@ int dqr_fabric_project_cut(struct dqr_fabric *proj,
 			   const struct dqr_fabric *ref,
 			   const uint32_t *ports, uint32_t nports,
 			   struct dqr_topo_diff *d);
+/*
+ * What the subnet manager's sweep would find after those cuts: the
+ * nodes it cannot reach from root (its port in proj, as in
+ * fabric/sm_paths.h) are absent, as dqr_fabric_project() makes an
+ * absent node: every cable of theirs cut, their LIDs dropped from the
+ * LID index, counted in d->nodes_missing.  A dead switch cut around by
+ * dqr_fabric_project_cut() and the CAs that hang on it alone are such
+ * nodes.  0, or -1 when out of memory (d then lists what was cut so
+ * far).
+ */
+int dqr_fabric_project_unreached(struct dqr_fabric *proj,
+				 const struct dqr_fabric *ref, uint32_t root,
+				 struct dqr_topo_diff *d);
+
+/* Frees the list d holds (d itself is the caller's). */
 void dqr_topo_diff_release(struct dqr_topo_diff *d);
 
 #endif

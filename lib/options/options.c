@@ -67,6 +67,7 @@ static const struct dqr_opt_spec dqr_option_table[] = {
 	OPTION_MIN(budget_mb, DQR_OPT_UINT_AUTO, 1, DQR_BUDGET_MB_MAX),
 	OPTION(mesh_routing, DQR_OPT_CHOICE, dqr_mesh_routing_names, 0),
 	OPTION(layer_moves, DQR_OPT_BOOL, NULL, 0),
+	OPTION(fast_path, DQR_OPT_BOOL, NULL, 0),
 };
 
 #undef OPTION
@@ -90,6 +91,7 @@ void dqr_options_init(struct dqr_options *o)
 	o->budget_mb = DQR_BUDGET_AUTO;
 	o->mesh_routing = DQR_MESH_UPDN;
 	o->layer_moves = 1;
+	o->fast_path = 1;
 }
 
 int dqr_options_parse(const char *str, struct dqr_options *o,
@@ -119,7 +121,8 @@ void dqr_options_format(const struct dqr_options *o, char *buf, size_t len)
 
 	snprintf(buf, len, "base=%s verify=%s mode=%s turns=%s fallback=%s "
 		 "transition=%s drain_ms=%s vl_layer=%s stretch=%s "
-		 "budget_ms=%s budget_mb=%s mesh_routing=%s layer_moves=%s",
+		 "budget_ms=%s budget_mb=%s mesh_routing=%s layer_moves=%s "
+		 "fast_path=%s",
 		 dqr_base_engine_name(o->base), o->verify ? "on" : "off",
 		 dqr_mode_names[o->mode], dqr_turns_names[o->turns],
 		 dqr_fallback_names[o->fallback],
@@ -129,7 +132,7 @@ void dqr_options_format(const struct dqr_options *o, char *buf, size_t len)
 		 uint_auto(o->budget_ms, ms, sizeof(ms)),
 		 uint_auto(o->budget_mb, mb, sizeof(mb)),
 		 dqr_mesh_routing_names[o->mesh_routing],
-		 o->layer_moves ? "on" : "off");
+		 o->layer_moves ? "on" : "off", o->fast_path ? "on" : "off");
 }
 
 /* ------------------------------------------------------------------ */

@@ -130,11 +130,18 @@ struct dqr_options {
 	 * or 0.
 	 */
 	int layer_moves;
+	/*
+	 * Answer trap 128 from the plugin's own thread, before OpenSM's
+	 * heavy sweep: ask the trapping switches which ports went down,
+	 * repair, and send the stages that need no drain: 1 (default) or 0.
+	 */
+	int fast_path;
 };
 
 /* The defaults: base=auto verify=on mode=end-to-end turns=each
  * fallback=base transition=ordered drain_ms=auto vl_layer=on stretch=off
- * budget_ms=auto budget_mb=auto mesh_routing=updn layer_moves=on. */
+ * budget_ms=auto budget_mb=auto mesh_routing=updn layer_moves=on
+ * fast_path=on. */
 void dqr_options_init(struct dqr_options *o);
 
 /*

@@ -85,6 +85,33 @@ int dqr_react_project(struct dqr_reactor *x, const struct dqr_fabric *now,
 	return 1;
 }
 
+int dqr_react_project_cut(struct dqr_reactor *x, const uint32_t *ports,
+			  uint32_t nports, uint32_t root,
+			  struct dqr_fabric **proj, struct dqr_topo_diff *d)
+{
+	const struct dqr_recon *r = &x->recon;
+
+	dqr_notes_clear(&x->notes);
+	*proj = NULL;
+	memset(d, 0, sizeof(*d));
+	if (!x->ready)
+		return 1;
+	*proj = dqr_fabric_clone(r->ref);
+	if (*proj &&
+	    !dqr_fabric_project_cut(*proj, r->ref, r->down, r->num_down, d) &&
+	    !dqr_fabric_project_cut(*proj, r->ref, ports, nports, d) &&
+	    (root == DQR_NONE ||
+	     !dqr_fabric_project_unreached(*proj, r->ref, root, d)))
+		return 0;
+	dqr_note(&x->notes, DQR_NOTE_ERROR, "12", "out of memory cutting "
+		 "the cables a trap found down from the model");
+	dqr_fabric_free(*proj);
+	*proj = NULL;
+	dqr_topo_diff_release(d);
+	memset(d, 0, sizeof(*d));
+	return -1;
+}
+
 /* Entries a second layer could not take: recon's, or the topology's. */
 static uint64_t left_unrouted(const struct dqr_reactor *x, int code,
 			      const struct dqr_recon_result *res)

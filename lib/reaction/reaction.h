@@ -12,6 +12,7 @@
  *   dqr_react_project()  the cabling now onto the reference topology:
  *                        DQR can serve it (only known cables and nodes
  *                        went or came back), or a full routing must;
+ *   dqr_react_project_cut() the same from the ports a trap found down;
  *   dqr_react_update()   DQR's answer: an update, a restart from the
  *                        original tables after a return, or a fallback
  *                        (out of memory, past the budget, entries left
@@ -133,6 +134,19 @@ struct dqr_reaction {
  */
 int dqr_react_project(struct dqr_reactor *x, const struct dqr_fabric *now,
 		      struct dqr_fabric **proj, struct dqr_topo_diff *d);
+
+/*
+ * The same from what a trap's PortInfo found, before the subnet
+ * manager has swept: the reference without the cables down so far
+ * (recon's) and those at ports (indices of the reference, either end;
+ * cables already down are skipped), and without what the subnet
+ * manager's port root (in the reference) then no longer reaches, as
+ * its sweep would not find it (DQR_NONE: no such pruning).  0 with
+ * *proj and *d set; 1 when DQR is not ready; -1 out of memory (said).
+ */
+int dqr_react_project_cut(struct dqr_reactor *x, const uint32_t *ports,
+			  uint32_t nports, uint32_t root,
+			  struct dqr_fabric **proj, struct dqr_topo_diff *d);
 
 /*
  * DQR's answer to proj (from dqr_react_project(), d its diff), within

@@ -186,12 +186,15 @@ it_setup() {
 }
 
 # it_gen_net SPEC: NET = $W/gen.net, the ibsim net file dqr-genfabric
-# makes of SPEC (mesh:5x5, torus:5x3, ...).
+# makes of SPEC (mesh:5x5, torus:5x3, ...); IBSIM_LIMITS = the -N -S -P
+# it says ibsim needs for a fabric beyond ibsim's default limits.
 it_gen_net() {
 	"$top_builddir/tools/dqr-genfabric" -o "$W/gen.net" "$1" \
 		> "$W/genfabric.log" 2>&1 ||
 		it_fail "dqr-genfabric $1: $(cat "$W/genfabric.log")"
 	NET="$W/gen.net"
+	IBSIM_LIMITS=$(grep -o -- '-N [0-9]* -S [0-9]* -P [0-9]*' \
+		"$W/genfabric.log")
 }
 
 # it_start_ibsim NETFILE: the emulator reads its console from a FIFO kept
@@ -199,7 +202,9 @@ it_gen_net() {
 # it prints its first prompt (a large net file under load takes a while).
 it_start_ibsim() {
 	mkfifo "$W/ibsim.in"
-	"$IBSIM" -s "$1" < "$W/ibsim.in" > "$W/ibsim.out" 2>&1 &
+	# shellcheck disable=SC2086 # IBSIM_LIMITS: words of its own
+	"$IBSIM" ${IBSIM_LIMITS:-} -s "$1" < "$W/ibsim.in" \
+		> "$W/ibsim.out" 2>&1 &
 	IBSIM_PID=$!
 	IT_PIDS="$IT_PIDS $!"
 	IBSIM_LINES=0
@@ -295,11 +300,23 @@ it_stop_opensm() {
 	it_forget_pid "$OSM_PID"
 	OSM_PID=""
 	it_sanitizer_check || it_fail "sanitizer report"
+	it_fast_count
 	if [ -n "${1:-}" ]; then
 		mv "$W/osm.log" "$W/$1"
 	else
 		rm -f "$W/osm.log"
 	fi
+}
+
+# it_fast_count: how many traps the plugin's fast path answered and how
+# many it left to OpenSM's sweep, said when there were any.
+it_fast_count() {
+	local fast left
+
+	fast=$(it_count "dqr: fast path: reconfiguration")
+	left=$(it_count "dqr: fast path: .* left to OpenSM's sweep")
+	[ "$fast$left" = 00 ] ||
+		it_log "fast path: $fast answered, $left left to the sweep"
 }
 
 # it_start_opensm: waits until SUBNET UP or fails.
@@ -482,6 +499,33 @@ it_judge() {
 	[ "$st" = 0 ] || it_fail "dqr-check judged $name: status $st $(cat "$W/$name.err")"
 }
 
+# it_replay_since PREV NAME: the stages dqr-transition.dump recorded
+# since the last call (IT_SEEN lines) replay loop free and acyclic from
+# read-back PREV and end at read-back NAME's tables; fails otherwise.
+it_replay_since() {
+	local lines
+
+	lines=$(wc -l < "$W/dqr-transition.dump" 2>/dev/null || echo 0)
+	if [ "$lines" -gt "${IT_SEEN:-0}" ]; then
+		tail -n +"$((${IT_SEEN:-0} + 1))" "$W/dqr-transition.dump" \
+			> "$W/$2.plan"
+		"$DQR_CHECK" --replay="$W/$2.plan" --expect="$W/$2.fts" \
+			"$W/$2.ibnd" "$W/$1.fts" > "$W/$2.replay" 2>&1 ||
+			{ cat "$W/$2.replay"
+			  it_fail "$2: the stages recorded since $1 do" \
+				"not replay cleanly"; }
+		it_log "ok: $2: the stages recorded since $1 replay" \
+			"loop free and acyclic and end at its tables"
+	fi
+	IT_SEEN=$lines
+}
+
+# it_wait_quiet: every transition begun so far is complete or was left.
+it_wait_quiet() {
+	it_wait_log "dqr: transition [0-9]+ (complete|left after)" \
+		"$(it_count "dqr: transition [0-9]+ \(")" 120
+}
+
 # it_changed NAME BASE: entries that differ between two read-backs.
 it_changed() {
 	"$DQR_CHECK" --json --baseline="$W/$2.fts" "$W/$1.ibnd" "$W/$1.fts" \
@@ -500,6 +544,26 @@ it_trap_to_up() {
 	!trap && /num:128/ { trap = t(); next }
 	trap && /SUBNET UP/ { printf "%.0f\n", t() - trap; exit }
 	' "$1"
+}
+
+# it_trap_to_reach LOG: ms from the first trap to every pair with a CA
+# at one end reachable: the plugin's first transition from a trap says
+# when its first stage was answered, and that stage reconnects them
+# (reconnect_first.sh checks it on the switches).  The plugin's clock
+# starts when OpenSM reports the trap, a fraction of a ms after it logs
+# it.
+it_trap_to_reach() {
+	grep -m1 -o "from the trap: first stage answered after [0-9.]* ms" \
+		"$1" | sed 's/.* after \([0-9.]*\) ms/\1/'
+}
+
+# it_fast_phases LOG: the first fast reaction's "PORTS READY" (ms from
+# the trap: every PortInfo answered, the repair planned), "- -" when the
+# fast path did not answer.
+it_fast_phases() {
+	grep -m1 "dqr: fast path: reconfiguration" "$1" |
+		sed -n 's/.*known after \([0-9.]*\) ms, repair ready after \([0-9.]*\) ms.*/\1 \2/p' |
+		grep . || echo "- -"
 }
 
 # it_count PATTERN: lines of the OpenSM log matching PATTERN (grep -E).
@@ -563,7 +627,9 @@ it_stock_done() {
 
 # it_time_stock LINK / it_time_plugin LINK: one more timing of LINK's
 # failure, trap -> first SUBNET UP in ms on stdout, judged by nobody: stock
-# OpenSM (ftree), or the plugin with the default options; LINK comes back.
+# OpenSM (ftree), or the plugin with the default options, then (plugin)
+# trap -> every CA pair reachable and the fast path's phases
+# (it_fast_phases); LINK comes back.
 it_time_stock() {
 	it_stock_fault "$1" > /dev/null
 	it_trap_to_up "$W/osm.log"
@@ -581,14 +647,17 @@ it_time_plugin() {
 	it_ibsim_cmd "Unlink $1"
 	it_wait_log "SUBNET UP" $((n0 + 1))
 	it_settle
-	it_trap_to_up "$W/osm.log"
-	it_stop_opensm
+	echo "$(it_trap_to_up "$W/osm.log") $(it_trap_to_reach "$W/osm.log")" \
+		"$(it_fast_phases "$W/osm.log")"
+	# its lines are not figures
+	it_stop_opensm >&2
 	it_ibsim_cmd "ReLink $1"
 }
 
-# it_min_med_max: "min/median/max" of the numbers on stdin, a line each.
+# it_min_med_max [COLUMN]: "min/median/max" of the numbers in COLUMN
+# (default 1) of the lines on stdin.
 it_min_med_max() {
-	sort -n | awk '{ v[NR] = $1 }
+	awk -v c="${1:-1}" '{ print $c }' | sort -n | awk '{ v[NR] = $1 }
 	END { printf "%s/%s/%s", v[1], v[int((NR + 1) / 2)], v[NR] }'
 }
 

@@ -30,6 +30,7 @@ bad_option "verify=maybe" "verify"
 bad_option "base=updn base=ftree" "base"
 bad_option "mesh_routing=ecube" "mesh_routing"
 bad_option "layer_moves=maybe" "layer_moves"
+bad_option "fast_path=soon" "fast_path"
 
 # options that cannot work together are named at load (ERR DQ32) with
 # what happens instead, and the plugin routes all the same

@@ -41,30 +41,18 @@ it_settle
 it_readback "$HOST" orig
 it_judge orig --pairs=all
 
-DUMP="$W/dqr-transition.dump"
 prev=orig
 step=0
 
 # step_done NAME: read back, judge, replay what was recorded since the
 # step before from its read-back, expect this read-back at the end.
 step_done() {
-	local name=$1 lines
+	local name=$1
 
 	it_settle
 	it_readback "$HOST" "$name"
 	it_judge "$name" --pairs=all
-	lines=$(wc -l < "$DUMP" 2>/dev/null || echo 0)
-	if [ "$lines" -gt "${seen:-0}" ]; then
-		tail -n +"$((${seen:-0} + 1))" "$DUMP" > "$W/$name.plan"
-		"$DQR_CHECK" --replay="$W/$name.plan" --expect="$W/$name.fts" \
-			"$W/$name.ibnd" "$W/$prev.fts" > "$W/$name.replay" 2>&1 ||
-			{ cat "$W/$name.replay"
-			  it_fail "$name: the stages recorded since $prev do" \
-				"not replay cleanly"; }
-		it_log "ok: $name: the stages recorded since $prev replay" \
-			"loop free and acyclic and end at its tables"
-	fi
-	seen=$lines
+	it_replay_since "$prev" "$name"
 	grep -E "dqr: transition [0-9]+ \(|ERR DQ(16|2[0-9]|30)" "$W/osm.log" |
 		tail -n +"$((${logged:-0} + 1))" | sed 's/^.*-> /  /' | cut -c1-200
 	logged=$(grep -cE "dqr: transition [0-9]+ \(|ERR DQ(16|2[0-9]|30)" \
@@ -89,14 +77,6 @@ step_done() {
 	prev=$name
 }
 
-# wait_quiet: every transition begun so far is complete or was left.
-wait_quiet() {
-	local begun
-
-	begun=$(it_count "dqr: transition [0-9]+ \(")
-	it_wait_log "dqr: transition [0-9]+ (complete|left after)" \
-		"$begun" 120
-}
 
 set -- $CABLES
 for cable in "$@"; do
@@ -111,14 +91,14 @@ for cable in "$@"; do
 		continue
 	fi
 	it_wait_log "dqr: transition [0-9]+ \(" $((n + 1)) 60
-	wait_quiet
+	it_wait_quiet
 	step_done "cable$step"
 done
 
 n=$(it_count "dqr: transition [0-9]+ \(")
 it_ibsim_cmd "Unlink $SWITCH"
 it_wait_log "dqr: transition [0-9]+ \(" $((n + 1)) 60
-wait_quiet
+it_wait_quiet
 step_done switch
 
 n=$(it_count "dqr: transition [0-9]+ \(")
@@ -129,7 +109,7 @@ it_ibsim_cmd "ReLink $SWITCH"
 sleep 1
 kill -HUP "$OSM_PID"
 it_wait_log "dqr: transition [0-9]+ \(" $((n + 1)) 60
-wait_quiet
+it_wait_quiet
 step_done back
 it_expect_eq "entries that differ from the original tables" \
 	"$(it_changed back orig)" 0

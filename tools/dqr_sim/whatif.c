@@ -5,14 +5,16 @@
  * turn, each from the same start, for fault tolerance at a glance.
  *
  * The answer is the plugin's reactor's (reaction.h): the projection
- * without the fault (dqr_fabric_project_cut, as after a trap that names
- * the ports), DQR's update, where one layer cannot hold the repair and
- * the plugin would lay the FT paper's re-routing layer (vl_layer=on
- * after base=uturn on a fat tree) that layer, and the transition from
- * the tables held to the new ones by the topology's planner, proved
- * against the channel list where the plugin would.  The tables are then
- * judged: every pair a cable path joins reachable, loop free, acyclic
- * (per VL on two layers), and the plan safe.
+ * without the fault (dqr_react_project_cut, as the plugin's fast path
+ * makes it after a trap; with no SM here, a dead switch stays in it,
+ * cut off, and is judged so), DQR's update, where one layer cannot
+ * hold the repair and the plugin would lay the FT paper's re-routing
+ * layer (vl_layer=on after base=uturn on a fat tree) that layer, and
+ * the transition from the tables held to the new ones by the
+ * topology's planner, proved against the channel list where the plugin
+ * would.  The tables are then judged: every pair a cable path joins
+ * reachable, loop free, acyclic (per VL on two layers), and the plan
+ * safe.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -334,11 +336,11 @@ static int run_fault(struct sim *s, const struct wi_fault *fa,
 	dqr_plan_init(&w->plan);
 	if (sim_reactor_start(s, &x))
 		goto out;
-	proj = dqr_fabric_clone(x.recon.ref);
+	/* the plugin's projection after a trap (its fast path) */
 	held = dqr_lfts_clone(x.recon.cur);
-	if (!proj || !held ||
-	    dqr_fabric_project_cut(proj, x.recon.ref, fa->ports,
-				   fa->num_ports, &d))
+	if (!held ||
+	    dqr_react_project_cut(&x, fa->ports, fa->num_ports, DQR_NONE,
+				  &proj, &d))
 		goto out;
 	/* a dead switch is gone, not split off: judge the others */
 	if (fa->is_switch)

@@ -31,7 +31,7 @@ static void check_format(const struct dqr_options *o, const char *head)
 	snprintf(want, sizeof(want), "%s mode=end-to-end turns=each "
 		 "fallback=base transition=ordered drain_ms=auto "
 		 "vl_layer=on stretch=off budget_ms=auto budget_mb=auto "
-		 "mesh_routing=updn layer_moves=on", head);
+		 "mesh_routing=updn layer_moves=on fast_path=on", head);
 	dqr_options_format(o, buf, sizeof(buf));
 	CHECK(!strcmp(buf, want));
 }
@@ -108,6 +108,11 @@ static void test_valid(void)
 	CHECK_EQ(o.layer_moves, 0);
 	dqr_options_format(&o, buf, sizeof(buf));
 	CHECK(strstr(buf, "layer_moves=off") != NULL);
+	CHECK_EQ(o.fast_path, 1);
+	CHECK_EQ(parse("fast_path=off", &o), 0);
+	CHECK_EQ(o.fast_path, 0);
+	CHECK_EQ(parse("fast_path=maybe", &o), -1);
+	CHECK_EQ(o.fast_path, 1);
 	CHECK_EQ(parse("layer_moves=sometimes", &o), -1);
 	CHECK_EQ(parse("mesh_routing=", &o), -1);
 

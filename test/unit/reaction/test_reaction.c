@@ -422,6 +422,79 @@ static void test_plane_entry(void)
 	dqr_fabric_free(f);
 }
 
+/* x's answer to the cables at ports cut, a trap's view (no sweep). */
+static void answer_cut(struct dqr_reactor *x, const uint32_t *ports,
+		       uint32_t n, struct dqr_reaction *r)
+{
+	struct dqr_fabric *p;
+	struct dqr_topo_diff d;
+
+	REQUIRE(dqr_react_project_cut(x, ports, n, DQR_NONE, &p, &d) == 0);
+	CHECK_EQ(dqr_react_update(x, p, &d, NULL, r), 0);
+	dqr_topo_diff_release(&d);
+	dqr_fabric_free(p);
+}
+
+/*
+ * The fast path's view of a fault (the cables a trap's PortInfo found
+ * down, cut from the reference) gets the same answer as the sweep's
+ * (the subnet as it is, projected): a leaf uplink, then a whole middle
+ * switch on top of it.  A trap that finds nothing new cuts nothing.
+ */
+static void test_project_cut(void)
+{
+	struct dqr_gen_spec s;
+	struct dqr_gen_place *pl = NULL;
+	struct dqr_fabric *f = gen_fabric("kary:4,3", &s, &pl), *cur, *p;
+	struct dqr_lfts *t, *t0, *tc;
+	struct dqr_reactor x;
+	struct dqr_reaction r;
+	struct dqr_topo_diff d;
+	uint32_t up, sw, ports[16], n = 0;
+	unsigned pn;
+
+	REQUIRE(f);
+	free(pl);
+	init(&x);
+	REQUIRE(dqr_choose_fat_tree(&x, f, &t0) == 0);
+	up = port_of(f, "sw-L1-0000", 5);
+	sw = node_of(f, "sw-L2-0005");
+	dqr_for_each_linked_port(f, sw, pn)
+		ports[n++] = dqr_port_index(f, sw, pn);
+
+	cur = fresh_start(&x, f, t0, &t);
+	dqr_fabric_free(cur);
+	answer_cut(&x, &up, 1, &r);
+	CHECK_EQ(r.answer, DQR_ANSWER_UPDATE);
+	CHECK_EQ(r.res.ports_failed, 2);
+	answer_cut(&x, ports, n, &r);
+	CHECK_EQ(r.answer, DQR_ANSWER_UPDATE);
+	CHECK_EQ(r.res.ports_failed, 2 * n);
+	tc = dqr_lfts_clone(x.recon.cur);
+	REQUIRE(tc);
+	/* the same ports again: nothing new */
+	REQUIRE(dqr_react_project_cut(&x, &up, 1, DQR_NONE, &p, &d) == 0);
+	CHECK_EQ(d.num_missing_ports, x.recon.num_down);
+	dqr_topo_diff_release(&d);
+	dqr_fabric_free(p);
+	dqr_lfts_free(t);
+
+	cur = fresh_start(&x, f, t0, &t);
+	dqr_fabric_unlink_port(cur, up);
+	CHECK_EQ(answer(&x, cur, &r), 0);
+	lose_switch(f, cur, f->nodes[sw].sw_index);
+	CHECK_EQ(answer(&x, cur, &r), 0);
+	CHECK_EQ(r.answer, DQR_ANSWER_UPDATE);
+	CHECK(!memcmp(tc->port, x.recon.cur->port,
+		      (size_t)tc->num_switches * tc->lid_count));
+	dqr_fabric_free(cur);
+	dqr_lfts_free(t);
+	dqr_lfts_free(tc);
+	dqr_reactor_release(&x);
+	dqr_lfts_free(t0);
+	dqr_fabric_free(f);
+}
+
 /* A mesh: lib's up*\/down* from the corner and the mesh plug-in. */
 /* p from held on f replays safely and ends at target. */
 static void replays(const struct dqr_fabric *f, const struct dqr_lfts *held,
@@ -691,6 +764,7 @@ int main(void)
 	test_fallback();
 	test_rerouting_layer();
 	test_plane_entry();
+	test_project_cut();
 	test_mesh();
 	test_fewer_drains();
 	test_fold_mesh();
