@@ -47,7 +47,6 @@ struct dqr_fast {
 	 */
 	atomic_int busy;
 	atomic_int pass_open;
-	uint64_t reactions, declined;
 };
 
 /*

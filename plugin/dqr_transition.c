@@ -251,8 +251,10 @@ static int upload_stage(struct dqr_ctx *ctx)
 
 /* how long one in-pass stage may wait for its answers */
 #define IN_PASS_TIMEOUT_MS 5000u
-/* the same for a fast reaction's stage (dqr_fast.c) */
+/* the same for a fast reaction's stage (dqr_fast.c), and for each of
+ * its blocks, which wait in one queue */
 #define FAST_STAGE_TIMEOUT_MS 1000u
+#define FAST_BLOCK_MS 2u
 
 /*
  * Sends the stage written into new_lft and waits for its answers: 0
@@ -269,7 +271,8 @@ static int push_stage(struct dqr_ctx *ctx)
 		return dqr_push_tables_now(ctx->osm, IN_PASS_TIMEOUT_MS);
 	/* OpenSM's routes may cross the cables that are down now */
 	if (dqr_send_blocks(ctx->osm, ctx->transition.fabric,
-			    &ctx->lft_wait, FAST_STAGE_TIMEOUT_MS, &sent))
+			    &ctx->lft_wait, FAST_STAGE_TIMEOUT_MS,
+			    FAST_BLOCK_MS, &sent))
 		return 1;
 	t->answered = dqr_now_ms() - t->start;
 	t->stages_up = ctx->transition.next;

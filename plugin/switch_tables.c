@@ -471,7 +471,7 @@ static uint32_t send_noted(osm_opensm_t *osm, struct dqr_lft_wait *w,
 
 uint32_t dqr_send_blocks(osm_opensm_t *osm, const struct dqr_fabric *f,
 			 struct dqr_lft_wait *w, unsigned timeout_ms,
-			 uint32_t *sent)
+			 unsigned per_block_ms, uint32_t *sent)
 {
 	cl_qmap_t *tbl = &osm->subn.sw_guid_tbl;
 	cl_map_item_t *item;
@@ -494,7 +494,7 @@ uint32_t dqr_send_blocks(osm_opensm_t *osm, const struct dqr_fabric *f,
 	 * takes it */
 	*sent = send_noted(osm, w, f);
 	CL_PLOCK_RELEASE(&osm->lock);
-	until = dqr_deadline(timeout_ms);
+	until = dqr_deadline(timeout_ms + (double)*sent * per_block_ms);
 	pthread_mutex_lock(&w->sync.lock);
 	while (w->left &&
 	       dqr_wait_until(&w->sync, &until) == 0)

@@ -75,14 +75,15 @@ void dqr_lft_wait_destroy(struct dqr_lft_wait *w);
  * fails goes again at the next sweep), whatever OpenSM's own update
  * flags say, by directed routes over f's cables (the cabling now: a
  * route OpenSM found before a fault may cross a cable now down; NULL:
- * OpenSM's routes); lets the lock go while it waits, at most
- * timeout_ms, for the answers, and takes it again.  The blocks not
+ * OpenSM's routes); lets the lock go while it waits for the answers,
+ * at most timeout_ms and per_block_ms for each block sent (they wait in
+ * one queue), and takes it again.  The blocks not
  * answered (a switch f does not reach counts), or UINT32_MAX when out
  * of memory (nothing sent).  *sent: blocks sent.
  */
 uint32_t dqr_send_blocks(osm_opensm_t *osm, const struct dqr_fabric *f,
 			 struct dqr_lft_wait *w, unsigned timeout_ms,
-			 uint32_t *sent);
+			 unsigned per_block_ms, uint32_t *sent);
 
 /* The SM's port in f (a switch's port 0, or its CA's), or DQR_NONE. */
 uint32_t dqr_sm_port(osm_opensm_t *osm, const struct dqr_fabric *f);

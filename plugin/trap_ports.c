@@ -614,19 +614,22 @@ static void wait_slice(struct dqr_trap_ports *t, double ms)
 /* how often a wait looks at what to ask again */
 #define SLICE_MS 1.0
 
-int dqr_trap_ports_wait(struct dqr_trap_ports *t, unsigned timeout_ms)
+int dqr_trap_ports_wait(struct dqr_trap_ports *t, unsigned timeout_ms,
+			double per_ask_ms)
 {
 	double t0 = dqr_now_ms(), now;
-	uint32_t answers;
+	uint32_t answers, asks;
 	int done;
 
 	for (;;) {
 		pthread_mutex_lock(&t->sync.lock);
 		done = complete(t);
-		answers = t->num_asks - t->unanswered;
+		asks = t->num_asks;
+		answers = asks - t->unanswered;
 		pthread_mutex_unlock(&t->sync.lock);
 		now = dqr_now_ms();
-		if (done || t->quit || now - t0 >= timeout_ms)
+		if (done || t->quit ||
+		    now - t0 >= timeout_ms + asks * per_ask_ms)
 			return done;
 		/* a port found down: around it at once, not after the wait */
 		if (answers != t->answers_widened) {

@@ -107,13 +107,15 @@ int dqr_trap_ports_widen(struct dqr_trap_ports *t);
 
 /*
  * Lets OpenSM's lock go and waits until every port asked is answered,
- * at most timeout_ms: what is not answered after a short grace is asked
- * again by the second route.  Takes the lock again.  1 when all are, or
+ * at most timeout_ms and per_ask_ms for each port asked (they share
+ * OpenSM's queue of SMPs): what is not answered after a short grace is
+ * asked again by the second route.  Takes the lock again.  1 when all are, or
  * when those that are not are on switches that answered nothing and
  * that the ports found down cut off from the SM (a dying switch's own
  * trap): their ports stay unanswered in asks.
  */
-int dqr_trap_ports_wait(struct dqr_trap_ports *t, unsigned timeout_ms);
+int dqr_trap_ports_wait(struct dqr_trap_ports *t, unsigned timeout_ms,
+			double per_ask_ms);
 
 /* What the answers said beside the ports that are down. */
 struct dqr_trap_seen {
