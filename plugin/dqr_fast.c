@@ -206,8 +206,8 @@ static int learn_ports(struct dqr_ctx *ctx, const struct dqr_fabric *cur,
 		if (!dqr_trap_ports_wait(t, PORTINFO_TIMEOUT_MS,
 					 PER_ASK_MS)) {
 			snprintf(why, len, "the switches asked did not answer "
-				 "every PortInfo of %u within %u ms and %.0f ms "
-				 "a port", t->num_asks, PORTINFO_TIMEOUT_MS,
+				 "all %u PortInfo Gets within %u ms and %.0f "
+				 "ms each", t->num_asks, PORTINFO_TIMEOUT_MS,
 				 PER_ASK_MS);
 			goto out;
 		}

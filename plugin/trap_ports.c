@@ -41,8 +41,29 @@ void osm_pi_rcv_process(void *context, void *data);
  */
 #define OUR_GET TRUE
 
-/* what the shortest route has before the second one goes */
+/*
+ * What the shortest route has before the second one goes: GRACE_MS,
+ * and QUEUE_MS more for each port asked before it and not answered yet
+ * (the SMPs wait in one queue, a thousand of them when a spine dies:
+ * an answer not come is late, not lost), or less once OVERTAKEN ports
+ * asked after it were answered.
+ */
 #define GRACE_MS 5
+#define QUEUE_MS 1.0
+#define OVERTAKEN 8
+
+/* 1 when ask a looks lost; t->sync.lock held. */
+static int overdue(const struct dqr_trap_ports *t,
+		   const struct dqr_port_ask *a, double now)
+{
+	double ahead = a->seq > t->answered_upto ?
+		       a->seq - t->answered_upto : 0;
+
+	if (a->answered || now - a->t_sent < GRACE_MS)
+		return 0;
+	return a->seq + OVERTAKEN < t->answered_upto ||
+	       now - a->t_sent >= GRACE_MS + ahead * QUEUE_MS;
+}
 
 int dqr_trap_ports_init(struct dqr_trap_ports *t, osm_opensm_t *osm)
 {
@@ -72,6 +93,9 @@ static void mark_answer(struct dqr_trap_ports *t, uint64_t guid,
 			continue;
 		a->answered = 1;
 		a->state = state;
+		if (a->seq + 1 > t->answered_upto)
+			t->answered_upto = a->seq + 1;
+		t->t_answer = dqr_now_ms();
 		if (!--t->unanswered)
 			pthread_cond_broadcast(&t->sync.cond);
 		break;
@@ -133,6 +157,8 @@ int dqr_trap_ports_begin(struct dqr_trap_ports *t,
 	pthread_mutex_lock(&t->sync.lock);
 	t->num_asks = 0;
 	t->unanswered = 0;
+	t->answered_upto = 0;
+	t->t_answer = 0;
 	pthread_mutex_unlock(&t->sync.lock);
 	t->num_sws = 0;
 	t->answers_widened = 0;
@@ -249,6 +275,7 @@ static int add_ask(struct dqr_trap_ports *t, uint64_t guid, uint8_t port)
 	a->state = 0;
 	a->again = 0;
 	a->t_sent = dqr_now_ms();
+	a->seq = t->num_asks - 1;
 	t->unanswered++;
 	pthread_mutex_unlock(&t->sync.lock);
 	return 0;
@@ -310,11 +337,9 @@ static int ask_node(struct dqr_trap_ports *t, uint32_t node, unsigned pn)
 	s = asked_switch(t, guid, &fresh);
 	if (!p_sw || !s)
 		return -1;
-	if (!pn && !s->whole) {
-		/* if it stays silent, its neighbours are asked */
+	/* if it stays silent, its neighbours are asked */
+	if (!pn)
 		s->whole = 1;
-		s->t_asked = dqr_now_ms();
-	}
 	if (!s->routed && routes_to(t, node, s))
 		return -1;
 	s->routed = 1;
@@ -420,6 +445,18 @@ static int silent(const struct dqr_trap_ports *t, uint64_t guid)
 	return 1;
 }
 
+/* 1 when some port asked of switch guid looks lost; lock held. */
+static int overdue_switch(const struct dqr_trap_ports *t, uint64_t guid,
+			  double now)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->num_asks; i++)
+		if (t->asks[i].guid == guid && overdue(t, &t->asks[i], now))
+			return 1;
+	return 0;
+}
+
 /*
  * Around a cable found down, the far end may have lost more (a dying
  * switch), whose traps may never come: they are routed by LID, and the
@@ -475,11 +512,11 @@ static int around_silent(struct dqr_trap_ports *t, double now)
 	for (k = 0; k < t->num_sws; k++) {
 		struct dqr_asked_switch *s = &t->sws[k];
 
-		if (!s->whole || s->around_asked ||
-		    (!s->around && now - s->t_asked < GRACE_MS))
+		if (!s->whole || s->around_asked)
 			continue;
 		pthread_mutex_lock(&t->sync.lock);
-		quiet = silent(t, s->guid);
+		quiet = silent(t, s->guid) &&
+			(s->around || overdue_switch(t, s->guid, now));
 		pthread_mutex_unlock(&t->sync.lock);
 		x = dqr_fabric_find_guid(t->cur, s->guid);
 		if (!quiet || x == DQR_NONE)
@@ -536,7 +573,7 @@ static void ask_again(struct dqr_trap_ports *t, double now)
 	for (i = 0; i < t->num_asks; i++) {
 		struct dqr_port_ask *a = &t->asks[i];
 
-		if (a->answered || a->again || now - a->t_sent < GRACE_MS)
+		if (a->again || !overdue(t, a, now))
 			continue;
 		a->again = 1;
 		for (k = 0; k < t->num_sws && t->sws[k].guid != a->guid; k++)
@@ -591,11 +628,16 @@ out:
 
 /*
  * 1 when every port asked is answered, or the silence of the rest is
- * explained; t->sync.lock held.
+ * explained; t->sync.lock held.  The explanation costs a copy of the
+ * fabric and a pass over the ports asked for each one not answered: it
+ * is looked for once answers stop coming for QUIET_MS.
  */
+#define QUIET_MS 2.0
 static int complete(struct dqr_trap_ports *t)
 {
-	return !t->unanswered || silence_explained(t);
+	return !t->unanswered ||
+	       (dqr_now_ms() - t->t_answer >= QUIET_MS &&
+		silence_explained(t));
 }
 
 /* Waits for an answer, OpenSM's lock let go, until ms from now. */

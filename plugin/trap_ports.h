@@ -31,6 +31,7 @@ struct dqr_port_ask {
 	uint8_t state;		/* PortInfo's PortState; 0: an error */
 	uint8_t again;		/* asked by the second route too */
 	double t_sent;		/* when asked by the first */
+	uint32_t seq;		/* its place in asks, in the order sent */
 };
 
 /* A trapping switch asked, and its second route (see .c). */
@@ -44,7 +45,6 @@ struct dqr_asked_switch {
 	 * stays silent, at once when the SM does not reach it (around);
 	 * around_asked once they were (.c: ask_far_end) */
 	uint8_t whole, around, around_asked;
-	double t_asked;		/* when asked for every port */
 };
 
 struct dqr_trap_ports {
@@ -54,6 +54,8 @@ struct dqr_trap_ports {
 	struct dqr_wait sync;
 	struct dqr_port_ask *asks;
 	uint32_t num_asks, cap_asks, unanswered;
+	uint32_t answered_upto;		/* 1 + the last seq answered */
+	double t_answer;		/* when the last answer came */
 	int quit;
 	/* the routes, over the cabling before the trap less what the
 	 * answers found down so far (work) */
