@@ -16,6 +16,7 @@
 #include <opensm/osm_sm.h>
 #include <opensm/osm_ucast_mgr.h>
 
+#include "util/mem.h"
 #include "util/timing.h"
 
 #include "fabric/node_index.h"
@@ -355,17 +356,9 @@ void dqr_lft_wait_destroy(struct dqr_lft_wait *w)
 static int note_sent(struct dqr_lft_wait *w, const osm_switch_t *p_sw,
 		     uint16_t block)
 {
-	struct dqr_lft_sent *n;
-	uint32_t cap;
-
-	if (w->num == w->cap) {
-		cap = w->cap ? 2 * w->cap : 64;
-		n = realloc(w->sent, sizeof(*n) * cap);
-		if (!n)
-			return -1;
-		w->sent = n;
-		w->cap = cap;
-	}
+	if (dqr_grow((void **)&w->sent, &w->cap, w->num + 1, sizeof(*w->sent),
+		     64))
+		return -1;
 	w->sent[w->num].p_sw = p_sw;
 	w->sent[w->num].block = block;
 	w->sent[w->num].answered = 0;
@@ -395,7 +388,8 @@ static int note_changed(struct dqr_lft_wait *w, const osm_switch_t *p_sw)
  * f is NULL.  0, or -1 when f's cables do not reach it.
  */
 static int route_to(const osm_switch_t *p_sw, const struct dqr_fabric *f,
-		    const uint32_t *via, uint32_t root, osm_dr_path_t *path)
+		    const struct dqr_node_index *ix, const uint32_t *via,
+		    uint32_t root, osm_dr_path_t *path)
 {
 	osm_physp_t *p0 = osm_node_get_physp_ptr(p_sw->p_node, 0);
 	uint8_t out[DQR_SM_HOPS_MAX];
@@ -406,7 +400,7 @@ static int route_to(const osm_switch_t *p_sw, const struct dqr_fabric *f,
 		*path = *osm_physp_get_dr_path_ptr(p0);
 		return 0;
 	}
-	node = dqr_fabric_find_guid(f,
+	node = dqr_node_index_guid(ix,
 			cl_ntoh64(osm_node_get_node_guid(p_sw->p_node)));
 	if (node == DQR_NONE)
 		return -1;
@@ -447,24 +441,29 @@ static uint32_t send_noted(osm_opensm_t *osm, struct dqr_lft_wait *w,
 			   const struct dqr_fabric *f)
 {
 	const osm_switch_t *last = NULL;
+	struct dqr_node_index *ix = NULL;
 	uint32_t i, root = 0, *via = NULL, sent = 0;
 	osm_dr_path_t path;
 	int ok = 0;
 
 	if (f) {
 		via = sm_tree(osm, f, &root);
-		if (!via)
+		ix = via ? dqr_node_index_build(f) : NULL;
+		if (!ix) {
+			free(via);
 			return 0;
+		}
 	}
 	for (i = 0; i < w->num; i++) {
 		osm_switch_t *p_sw = (osm_switch_t *)w->sent[i].p_sw;
 
 		if (p_sw != last)
-			ok = !route_to(p_sw, f, via, root, &path);
+			ok = !route_to(p_sw, f, ix, via, root, &path);
 		last = p_sw;
 		if (ok && !send_block(osm, p_sw, w->sent[i].block, &path))
 			sent++;
 	}
+	dqr_node_index_free(ix);
 	free(via);
 	return sent;
 }

@@ -25,6 +25,7 @@
 #include "fabric/topo_diff.h"
 #include "switch_tables.h"
 #include "trap_ports.h"
+#include "util/mem.h"
 #include "util/timing.h"
 
 /*
@@ -232,25 +233,18 @@ static int routes_to(struct dqr_trap_ports *t, uint32_t node,
 
 static struct dqr_asked_switch *new_switch(struct dqr_trap_ports *t)
 {
-	struct dqr_asked_switch *s;
-	uint32_t cap;
-
-	if (t->num_sws == t->cap_sws) {
-		cap = t->cap_sws ? 2 * t->cap_sws : 16;
-		s = realloc(t->sws, sizeof(*s) * cap);
-		if (!s)
-			return NULL;
-		t->sws = s;
-		t->cap_sws = cap;
-	}
+	if (dqr_grow((void **)&t->sws, &t->cap_sws, t->num_sws + 1,
+		     sizeof(*t->sws), 16))
+		return NULL;
 	return &t->sws[t->num_sws++];
 }
 
 /* 0 when added, 1 when asked before, -1 out of memory. */
-static int add_ask(struct dqr_trap_ports *t, uint64_t guid, uint8_t port)
+static int add_ask(struct dqr_trap_ports *t, uint32_t node, uint64_t guid,
+		   uint8_t port)
 {
 	struct dqr_port_ask *a;
-	uint32_t cap, i;
+	uint32_t i;
 
 	pthread_mutex_lock(&t->sync.lock);
 	for (i = 0; i < t->num_asks; i++)
@@ -258,17 +252,13 @@ static int add_ask(struct dqr_trap_ports *t, uint64_t guid, uint8_t port)
 			pthread_mutex_unlock(&t->sync.lock);
 			return 1;
 		}
-	if (t->num_asks == t->cap_asks) {
-		cap = t->cap_asks ? 2 * t->cap_asks : 64;
-		a = realloc(t->asks, sizeof(*a) * cap);
-		if (!a) {
-			pthread_mutex_unlock(&t->sync.lock);
-			return -1;
-		}
-		t->asks = a;
-		t->cap_asks = cap;
+	if (dqr_grow((void **)&t->asks, &t->cap_asks, t->num_asks + 1,
+		     sizeof(*t->asks), 64)) {
+		pthread_mutex_unlock(&t->sync.lock);
+		return -1;
 	}
 	a = &t->asks[t->num_asks++];
+	a->node = node;
 	a->guid = guid;
 	a->port = port;
 	a->answered = 0;
@@ -298,22 +288,24 @@ static int get_port_info(struct dqr_trap_ports *t, osm_node_t *node,
 			   CL_DISP_MSGID_NONE, &context) == IB_SUCCESS ? 0 : -1;
 }
 
-/* The entry of switch guid, a new one (routes unset) when none; NULL. */
+/*
+ * The entry of switch node (of t->cur), a new one (routes unset) when
+ * none; NULL when out of memory.
+ */
 static struct dqr_asked_switch *asked_switch(struct dqr_trap_ports *t,
-					     uint64_t guid, int *fresh)
+					     uint32_t node)
 {
 	struct dqr_asked_switch *s;
 	uint32_t k;
 
-	*fresh = 0;
 	for (k = 0; k < t->num_sws; k++)
-		if (t->sws[k].guid == guid)
+		if (t->sws[k].node == node)
 			return &t->sws[k];
 	s = new_switch(t);
 	if (s) {
 		memset(s, 0, sizeof(*s));
-		s->guid = guid;
-		*fresh = 1;
+		s->node = node;
+		s->guid = t->cur->nodes[node].guid;
 	}
 	return s;
 }
@@ -331,10 +323,10 @@ static int ask_node(struct dqr_trap_ports *t, uint32_t node, unsigned pn)
 	struct dqr_asked_switch *s;
 	osm_switch_t *p_sw;
 	unsigned i, lo = pn ? pn : 1, hi = pn ? pn : f->nodes[node].num_ports;
-	int fresh, ret, n = 0;
+	int ret, n = 0;
 
 	p_sw = osm_get_switch_by_guid(&t->osm->subn, cl_hton64(guid));
-	s = asked_switch(t, guid, &fresh);
+	s = asked_switch(t, node);
 	if (!p_sw || !s)
 		return -1;
 	/* if it stays silent, its neighbours are asked */
@@ -346,7 +338,7 @@ static int ask_node(struct dqr_trap_ports *t, uint32_t node, unsigned pn)
 	for (i = lo; i <= hi; i++) {
 		if (!osm_node_get_physp_ptr(p_sw->p_node, i))
 			continue;
-		ret = add_ask(t, guid, (uint8_t)i);
+		ret = add_ask(t, node, guid, (uint8_t)i);
 		if (ret < 0 ||
 		    (!ret && get_port_info(t, p_sw->p_node, (uint8_t)i,
 					   &s->first)))
@@ -397,7 +389,7 @@ static uint32_t answered_down(const struct dqr_trap_ports *t,
 			      const struct dqr_fabric *f, uint32_t *down,
 			      struct dqr_trap_seen *seen)
 {
-	uint32_t i, n = 0, node;
+	uint32_t i, n = 0;
 
 	memset(seen, 0, sizeof(*seen));
 	for (i = 0; i < t->num_asks; i++) {
@@ -413,9 +405,7 @@ static uint32_t answered_down(const struct dqr_trap_ports *t,
 				   a->state == IB_LINK_ARMED;
 		if (!a->state || a->state == IB_LINK_ACTIVE)
 			continue;
-		node = dqr_fabric_find_guid(f, a->guid);
-		if (node != DQR_NONE && a->port <= f->nodes[node].num_ports)
-			down[n++] = dqr_port_index(f, node, a->port);
+		down[n++] = dqr_port_index(f, a->node, a->port);
 	}
 	return n;
 }
@@ -470,10 +460,10 @@ static int overdue_switch(const struct dqr_trap_ports *t, uint64_t guid,
 static int ask_far_end(struct dqr_trap_ports *t, uint32_t x)
 {
 	struct dqr_asked_switch *s;
-	int n, fresh;
+	int n;
 
 	n = ask_node(t, x, 0);
-	s = asked_switch(t, t->cur->nodes[x].guid, &fresh);
+	s = asked_switch(t, x);
 	if (!s)
 		return 0;
 	if (n < 0) {
@@ -506,7 +496,7 @@ static void ask_around(struct dqr_trap_ports *t, uint32_t x)
  */
 static int around_silent(struct dqr_trap_ports *t, double now)
 {
-	uint32_t k, x, before = t->num_asks;
+	uint32_t k, before = t->num_asks;
 	int quiet;
 
 	for (k = 0; k < t->num_sws; k++) {
@@ -518,11 +508,10 @@ static int around_silent(struct dqr_trap_ports *t, double now)
 		quiet = silent(t, s->guid) &&
 			(s->around || overdue_switch(t, s->guid, now));
 		pthread_mutex_unlock(&t->sync.lock);
-		x = dqr_fabric_find_guid(t->cur, s->guid);
-		if (!quiet || x == DQR_NONE)
+		if (!quiet)
 			continue;
 		s->around_asked = 1;
-		ask_around(t, x);
+		ask_around(t, s->node);
 	}
 	return (int)(t->num_asks - before);
 }
@@ -599,7 +588,7 @@ static int silence_explained(struct dqr_trap_ports *t)
 	struct dqr_topo_diff d = { 0 };
 	struct dqr_trap_seen seen;
 	struct dqr_fabric *f = NULL;
-	uint32_t i, n, node, *down;
+	uint32_t i, n, *down;
 	int ok = 0;
 
 	for (i = 0; i < t->num_asks; i++)
@@ -614,11 +603,9 @@ static int silence_explained(struct dqr_trap_ports *t)
 	    dqr_sm_tree(f, t->root, NULL, t->via2))
 		goto out;
 	ok = 1;
-	for (i = 0; ok && i < t->num_asks; i++) {
-		node = dqr_fabric_find_guid(f, t->asks[i].guid);
+	for (i = 0; ok && i < t->num_asks; i++)
 		ok = t->asks[i].answered ||
-		     (node != DQR_NONE && t->via2[node] == DQR_NONE);
-	}
+		     t->via2[t->asks[i].node] == DQR_NONE;
 out:
 	dqr_topo_diff_release(&d);
 	dqr_fabric_free(f);

@@ -25,7 +25,8 @@
 
 /* One port asked for its PortInfo. */
 struct dqr_port_ask {
-	uint64_t guid;		/* its switch's node GUID, host order */
+	uint32_t node;		/* its switch, a node of cur (and ref) */
+	uint64_t guid;		/* its node GUID, host order */
 	uint8_t port;
 	uint8_t answered;
 	uint8_t state;		/* PortInfo's PortState; 0: an error */
@@ -36,6 +37,7 @@ struct dqr_port_ask {
 
 /* A trapping switch asked, and its second route (see .c). */
 struct dqr_asked_switch {
+	uint32_t node;		/* a node of cur (and ref) */
 	uint64_t guid;
 	int routed;		/* first (and second) set */
 	int has_second;
