@@ -7,6 +7,7 @@
  *   dqr_plugin.c     OpenSM's event plugin: create, delete, events
  *   dqr_engine.c     the routing engine's callbacks, base passes
  *   dqr_fast.c       the fast path: trap 128 answered before the sweep
+ *   dqr_tolerance.c  the fault-tolerance report, on a thread of its own
  *   dqr_reconfig.c   the DQR pass: project, update, judge, hand over
  *   dqr_budget.c     what one DQR pass may spend
  *   dqr_transition.c the staged upload of new tables
@@ -39,6 +40,7 @@
 #include "base_engines.h"
 #include "dqr_fast.h"
 #include "dqr_status.h"
+#include "dqr_tolerance.h"
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
 #include "fabric/node_index.h"
@@ -155,6 +157,8 @@ struct dqr_ctx {
 
 	/* dqr_status.c: the counters of dqr.prom, the last reconfiguration */
 	struct dqr_status_counters status;
+	/* the fault-tolerance report's thread (dqr_tolerance.c) */
+	struct dqr_tol_walk tol;
 };
 
 #endif

@@ -61,6 +61,7 @@ void dqr_ctx_free(struct dqr_ctx *ctx)
 {
 	if (!ctx)
 		return;
+	dqr_tolerance_stop(ctx);
 	dqr_fast_stop(ctx);
 	dqr_transition_destroy(ctx);
 	dqr_bases_destroy(&ctx->bases);

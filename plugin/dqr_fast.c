@@ -70,6 +70,7 @@ void dqr_fast_trap(struct dqr_ctx *ctx, const ib_mad_notice_attr_t *n)
 	    cl_ntoh16(n->g_or_v.generic.trap_num) != SM_LINK_STATE_CHANGED_TRAP)
 		return;
 	lid = cl_ntoh16(n->data_details.ntc_128.sw_lid);
+	dqr_tolerance_drop(&ctx->tol);
 	pthread_mutex_lock(&fp->sync.lock);
 	for (i = 0; i < fp->num_lids && fp->lids[i] != lid; i++)
 		;
@@ -172,6 +173,8 @@ static void decline(struct dqr_ctx *ctx, uint32_t traps, const char *why,
 	OSM_LOG(&osm->log, OSM_LOG_INFO, "dqr: fast path: %u trapping "
 		"switch%s left to OpenSM's sweep: %s\n", traps,
 		traps == 1 ? "" : "es", why);
+	ctx->status.fast_declined++;
+	dqr_status_update(ctx, DQR_STATUS_REWRITE);
 	if (!sweep || osm->subn.opt.sweep_on_trap || ctx->fast.quit)
 		return;
 	osm->subn.force_heavy_sweep = TRUE;
@@ -344,6 +347,8 @@ static void serve(struct dqr_ctx *ctx)
 	}
 	atomic_store(&fp->busy, 1);
 	if (!react(ctx, t_trap, &traps, &sweep, why, sizeof(why))) {
+		ctx->status.fast_reactions++;
+		dqr_status_update(ctx, DQR_STATUS_REWRITE);
 		log_reaction(ctx, traps);
 	} else {
 		decline(ctx, traps, why, sweep);

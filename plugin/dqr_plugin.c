@@ -262,6 +262,7 @@ static void *dqr_create(struct osm_opensm *osm)
 	say_guarantee(osm);
 	say_conflicts(osm, &opts);
 	dqr_fast_start(ctx);
+	dqr_tolerance_start(ctx);
 	return ctx;
 }
 

@@ -2,8 +2,9 @@
  * dqr_status.c - the plugin's side of dqr-status and dqr.prom: counts
  * what happened and gathers the state of the context into a view that
  * dqr_status_fmt.c formats.  Called by dqr_engine.c, dqr_reconfig.c,
- * dqr_transition.c and dqr_report.c; calls nothing of the plugin but
- * base_engines.h's inline helpers.
+ * dqr_transition.c, dqr_report.c and dqr_tolerance.c; calls nothing of
+ * the plugin but the inline helpers of base_engines.h and
+ * dqr_tolerance.h.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -141,6 +142,7 @@ static void write_both(struct dqr_ctx *ctx, int left)
 	const struct dqr_transition *x = &ctx->transition;
 	struct dqr_status_counters *c = &ctx->status;
 	struct dqr_status_view v;
+	struct dqr_tol_report tol;
 	uint32_t gone[DQR_STATUS_NAMES_MAX];
 	char base[128], shape[192], why[256], err[4200];
 	int bad;
@@ -175,6 +177,8 @@ static void write_both(struct dqr_ctx *ctx, int left)
 	if (ctx->have_report)
 		v.unrouted_pairs = dqr_report_unreachable(&ctx->judged.v);
 	v.c = c;
+	dqr_tolerance_report(&ctx->tol, &tol);
+	v.tol = &tol;
 	bad = dqr_status_write(dir, DQR_STATUS_FILE, dqr_status_format, &v,
 			       err, sizeof(err)) ||
 	      dqr_status_write(dir, DQR_STATUS_PROM, dqr_status_format_prom,
@@ -197,6 +201,10 @@ void dqr_status_update(struct dqr_ctx *ctx, enum dqr_status_event event)
 	const struct dqr_transition *x = &ctx->transition;
 	struct dqr_status_counters *c = &ctx->status;
 
+	/* every change but the report's own makes the report stale; a
+	 * state that may be settled asks for a new one */
+	if (event != DQR_STATUS_REWRITE)
+		dqr_tolerance_stale(&ctx->tol, event != DQR_STATUS_STAGE);
 	switch (event) {
 	case DQR_STATUS_FALLBACK:
 		c->fallbacks++;
@@ -213,6 +221,7 @@ void dqr_status_update(struct dqr_ctx *ctx, enum dqr_status_event event)
 		c->drain_ms += x->ms_drained;
 		break;
 	case DQR_STATUS_ROUTED:
+	case DQR_STATUS_REWRITE:
 		break;
 	}
 	write_both(ctx, event == DQR_STATUS_LEFT);
@@ -236,5 +245,6 @@ void dqr_status_reconfig(struct dqr_ctx *ctx,
 	rc.handed = t->handed;
 	rc.when = (double)time(NULL);
 	dqr_status_count(&ctx->status, &rc, r->diff.entries);
+	dqr_tolerance_stale(&ctx->tol, 0);
 	write_both(ctx, 0);
 }

@@ -43,6 +43,33 @@ struct dqr_status_reconfig {
 	double when;			/* s since the epoch */
 };
 
+/*
+ * The fault-tolerance report of the tables in force (dqr_tolerance.c):
+ * every single fault tried on a copy of DQR's state, by fate
+ * (reaction/tolerance.h).
+ */
+enum dqr_tol_state {
+	DQR_TOL_OFF = 0,	/* tolerance_s=0, or no DQR state yet */
+	DQR_TOL_JUDGING,	/* under way: judged of faults so far */
+	DQR_TOL_DONE,		/* every fault judged */
+	DQR_TOL_PARTIAL,	/* tolerance_s spent first */
+	DQR_TOL_UNAVAILABLE,	/* why says why */
+};
+
+#define DQR_TOL_NAME_LEN 80
+
+struct dqr_tol_report {
+	enum dqr_tol_state state;
+	uint64_t reconfig;		/* of the tables judged */
+	uint32_t faults, cables, judged;
+	uint32_t absorbed, drained, cut;
+	/* the first DQR_STATUS_NAMES_MAX of those that cut */
+	char cut_names[DQR_STATUS_NAMES_MAX][DQR_TOL_NAME_LEN];
+	uint32_t num_cut_names;
+	double cpu_s;			/* CPU the walk took so far */
+	char why[128];
+};
+
 /* What dqr.prom counts since OpenSM started; one in struct dqr_ctx. */
 struct dqr_status_counters {
 	char outcome[DQR_STATUS_OUTCOMES][DQR_STATUS_OUTCOME_LEN];
@@ -59,6 +86,8 @@ struct dqr_status_counters {
 	uint32_t ended_stages, ended_done;
 	int ended_left;
 	int write_failed;	/* ERR DQ31 said; again after a success */
+	/* traps the fast path answered, and left to OpenSM's sweep */
+	uint64_t fast_reactions, fast_declined;
 };
 
 /* Everything both files say; built from the context by dqr_status.c. */
@@ -83,6 +112,7 @@ struct dqr_status_view {
 	const char *verdict;		/* one line: why */
 	uint64_t unrouted_pairs;
 	const struct dqr_status_counters *c;
+	const struct dqr_tol_report *tol;	/* NULL: off */
 };
 
 /*
@@ -117,6 +147,8 @@ enum dqr_status_event {
 	DQR_STATUS_STAGE,	/* OpenSM answered a stage */
 	DQR_STATUS_DONE,	/* a transition completed */
 	DQR_STATUS_LEFT,	/* a transition was left unfinished */
+	/* nothing changed in the fabric: a counter or the report moved */
+	DQR_STATUS_REWRITE,
 };
 
 /* Counts event and rewrites both files (nothing without a dump dir). */

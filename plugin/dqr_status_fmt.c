@@ -155,6 +155,34 @@ static void put_reconfig(FILE *fp, const struct dqr_status_reconfig *r)
 		fputs("reaction_ms: none, not handed to OpenSM\n", fp);
 }
 
+static void put_tolerance(FILE *fp, const struct dqr_tol_report *t)
+{
+	uint32_t i;
+
+	if (!t || t->state == DQR_TOL_OFF) {
+		fputs("fault_tolerance: not judged (tolerance_s=0, or no "
+		      "tables of DQR's yet)\n", fp);
+		return;
+	}
+	if (t->state == DQR_TOL_UNAVAILABLE) {
+		fprintf(fp, "fault_tolerance: not judged: %s\n", t->why);
+		return;
+	}
+	fprintf(fp, "fault_tolerance: %s reconfiguration %" PRIu64 ": %u "
+		"single faults (%u cables, %u switches), %u judged in %.1f s "
+		"of CPU: %u absorbed at once, %u after a drain, %u cut pairs "
+		"off\n", t->state == DQR_TOL_JUDGING ? "judging" :
+		t->state == DQR_TOL_PARTIAL ? "partial (tolerance_s spent)," :
+		"after", t->reconfig, t->faults, t->cables,
+		t->faults - t->cables, t->judged, t->cpu_s, t->absorbed,
+		t->drained, t->cut);
+	for (i = 0; i < t->num_cut_names; i++)
+		fprintf(fp, "fault_cuts_pairs: %s\n", t->cut_names[i]);
+	if (t->cut > t->num_cut_names)
+		fprintf(fp, "fault_cuts_pairs: ... and %u more\n",
+			t->cut - t->num_cut_names);
+}
+
 int dqr_status_format(FILE *fp, const struct dqr_status_view *v)
 {
 	char now[32];
@@ -182,6 +210,7 @@ int dqr_status_format(FILE *fp, const struct dqr_status_view *v)
 	fprintf(fp, "verdict: %s\n", v->verdict);
 	if (v->verified >= 0)
 		fprintf(fp, "unrouted_pairs: %" PRIu64 "\n", v->unrouted_pairs);
+	put_tolerance(fp, v->tol);
 	return ferror(fp) ? -1 : 0;
 }
 
@@ -226,6 +255,38 @@ static void prom_dbl(FILE *fp, const char *name, const char *type,
 		fprintf(fp, "osmdqr_%s %.6f\n", name, value);
 }
 
+/* the fault-tolerance report: its size always, its fates once judged */
+static void prom_tolerance(FILE *fp, const struct dqr_tol_report *t)
+{
+	static const char *const fates[] = { "absorbed", "drained", "cut" };
+	int judged = t && (t->state == DQR_TOL_JUDGING ||
+			   t->state == DQR_TOL_DONE ||
+			   t->state == DQR_TOL_PARTIAL);
+	uint32_t n[3] = { 0, 0, 0 };
+	int i;
+
+	prom_u64(fp, "tolerance_faults", "gauge",
+		 "Single faults (switch cables, switches) the tables in force "
+		 "could meet next; 0: not judged.", judged ? t->faults : 0);
+	prom_u64(fp, "tolerance_judged", "gauge",
+		 "Of those, the ones tried on a copy of DQR's state so far.",
+		 judged ? t->judged : 0);
+	if (!judged)
+		return;
+	n[0] = t->absorbed;
+	n[1] = t->drained;
+	n[2] = t->cut;
+	prom_head(fp, "tolerance_fate", "gauge",
+		  "Single faults judged, by fate: absorbed at once, after a "
+		  "drain, or cutting pairs off.");
+	for (i = 0; i < 3; i++)
+		fprintf(fp, "osmdqr_tolerance_fate{fate=\"%s\"} %u\n",
+			fates[i], n[i]);
+	prom_dbl(fp, "tolerance_cpu_seconds", "gauge",
+		 "CPU the fault-tolerance walk of the tables in force took.",
+		 t->cpu_s, 1);
+}
+
 int dqr_status_format_prom(FILE *fp, const struct dqr_status_view *v)
 {
 	const struct dqr_status_counters *c = v->c;
@@ -251,6 +312,13 @@ int dqr_status_format_prom(FILE *fp, const struct dqr_status_view *v)
 	prom_u64(fp, "fallbacks_total", "counter",
 		 "DQR passes the base engine routed from scratch instead.",
 		 c->fallbacks);
+	prom_u64(fp, "fast_reactions_total", "counter",
+		 "Traps the fast path answered before OpenSM's sweep.",
+		 c->fast_reactions);
+	prom_u64(fp, "fast_declined_total", "counter",
+		 "Traps the fast path left to OpenSM's sweep (the log says "
+		 "why).", c->fast_declined);
+	prom_tolerance(fp, v->tol);
 	prom_u64(fp, "failed_links", "gauge",
 		 "Cables of the reference topology absent now.",
 		 v->failed_links);

@@ -721,6 +721,60 @@ struct dqr_dyn_order *dqr_dyn_new(const struct dqr_cdg *g,
 	return d;
 }
 
+/*
+ * Every array that holds the list's state is copied; the search buffers
+ * and the caches of refused turns start empty, as they may (dyn_reach.c
+ * keeps only what a later search may find again).
+ */
+struct dqr_dyn_order *dqr_dyn_clone(const struct dqr_dyn_order *s)
+{
+	struct dqr_dyn_order *d;
+	size_t n = s->num_vertices, n1 = n ? n : 1;
+	size_t m = s->succ_off[n];
+
+	/* a copy between an addition and its commit would lose the log */
+	DQR_CHECK(s->reviving == DQR_NONE);
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->num_vertices = s->num_vertices;
+	d->len = s->len;
+	d->reviving = DQR_NONE;
+	d->succ_sorted = s->succ_sorted;
+	d->num_added = d->cap_added = s->num_added;
+	d->num_reorders = s->num_reorders;
+	d->num_moved = s->num_moved;
+	d->version = s->version;
+	d->versions = s->versions;
+	d->pos = dup_array(s->pos, sizeof(uint32_t) * n);
+	d->order = dup_array(s->order, sizeof(uint32_t) * s->len);
+	d->retired = dup_array(s->retired, n1);
+	d->succ_off = dup_array(s->succ_off, sizeof(uint64_t) * (n + 1));
+	d->pred_off = dup_array(s->pred_off, sizeof(uint64_t) * (n + 1));
+	d->succ = dup_array(s->succ, sizeof(uint32_t) * m);
+	d->pred = dup_array(s->pred, sizeof(uint32_t) * m);
+	d->edges = dup_array(s->edges, sizeof(*d->edges) * s->num_added);
+	d->add_succ = dup_array(s->add_succ, sizeof(uint32_t) * n1);
+	d->add_pred = dup_array(s->add_pred, sizeof(uint32_t) * n1);
+	d->win = dup_array(s->win, sizeof(uint32_t) * n1);
+	d->bits = dup_array(s->bits, sizeof(*d->bits) * n1);
+	d->seen = zeroed(n1 * sizeof(uint32_t));
+	d->fwd = malloc(sizeof(uint32_t) * n1);
+	d->bwd = malloc(sizeof(uint32_t) * n1);
+	d->merged = malloc(sizeof(uint32_t) * n1);
+	d->rv_in = calloc(n1, sizeof(uint32_t));
+	d->rv_out = calloc(n1, sizeof(uint32_t));
+	if (dyn_reach_new(d) || !d->pos || !d->order || !d->retired ||
+	    !d->succ_off || !d->pred_off || !d->succ || !d->pred ||
+	    !d->edges || !d->add_succ || !d->add_pred || !d->win ||
+	    !d->bits || !d->seen || !d->fwd || !d->bwd || !d->merged ||
+	    !d->rv_in || !d->rv_out) {
+		dqr_dyn_free(d);
+		return NULL;
+	}
+	return d;
+}
+
 void dqr_dyn_free(struct dqr_dyn_order *d)
 {
 	if (!d)

@@ -119,6 +119,12 @@ struct dqr_dyn_order {
 struct dqr_dyn_order *dqr_dyn_new(const struct dqr_cdg *g,
 				  const struct dqr_channel_list *cl);
 void dqr_dyn_free(struct dqr_dyn_order *d);
+/*
+ * A copy of d that changes apart from it: the same order, base and
+ * added dependencies, retired channels and version.  NULL when out of
+ * memory.  d must not be half way through a revival.
+ */
+struct dqr_dyn_order *dqr_dyn_clone(const struct dqr_dyn_order *d);
 
 /* 1 when a -> b is a base or added dependency (retired or not). */
 int dqr_dyn_has_edge(const struct dqr_dyn_order *d, uint32_t a, uint32_t b);

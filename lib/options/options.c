@@ -68,6 +68,7 @@ static const struct dqr_opt_spec dqr_option_table[] = {
 	OPTION(mesh_routing, DQR_OPT_CHOICE, dqr_mesh_routing_names, 0),
 	OPTION(layer_moves, DQR_OPT_BOOL, NULL, 0),
 	OPTION(fast_path, DQR_OPT_BOOL, NULL, 0),
+	OPTION(tolerance_s, DQR_OPT_UINT, NULL, DQR_TOLERANCE_S_MAX),
 };
 
 #undef OPTION
@@ -92,6 +93,7 @@ void dqr_options_init(struct dqr_options *o)
 	o->mesh_routing = DQR_MESH_UPDN;
 	o->layer_moves = 1;
 	o->fast_path = 1;
+	o->tolerance_s = DQR_TOLERANCE_S_DEFAULT;
 }
 
 int dqr_options_parse(const char *str, struct dqr_options *o,
@@ -122,7 +124,7 @@ void dqr_options_format(const struct dqr_options *o, char *buf, size_t len)
 	snprintf(buf, len, "base=%s verify=%s mode=%s turns=%s fallback=%s "
 		 "transition=%s drain_ms=%s vl_layer=%s stretch=%s "
 		 "budget_ms=%s budget_mb=%s mesh_routing=%s layer_moves=%s "
-		 "fast_path=%s",
+		 "fast_path=%s tolerance_s=%u",
 		 dqr_base_engine_name(o->base), o->verify ? "on" : "off",
 		 dqr_mode_names[o->mode], dqr_turns_names[o->turns],
 		 dqr_fallback_names[o->fallback],
@@ -132,7 +134,8 @@ void dqr_options_format(const struct dqr_options *o, char *buf, size_t len)
 		 uint_auto(o->budget_ms, ms, sizeof(ms)),
 		 uint_auto(o->budget_mb, mb, sizeof(mb)),
 		 dqr_mesh_routing_names[o->mesh_routing],
-		 o->layer_moves ? "on" : "off", o->fast_path ? "on" : "off");
+		 o->layer_moves ? "on" : "off", o->fast_path ? "on" : "off",
+		 o->tolerance_s);
 }
 
 /* ------------------------------------------------------------------ */

@@ -136,12 +136,21 @@ struct dqr_options {
 	 * repair, and send the stages that need no drain: 1 (default) or 0.
 	 */
 	int fast_path;
+	/*
+	 * The fault-tolerance report: CPU seconds a background thread may
+	 * spend, at the lowest priority, trying every single fault on a
+	 * copy of each settled state (what_if.h); 0: no report.
+	 */
+	unsigned tolerance_s;
 };
+
+#define DQR_TOLERANCE_S_DEFAULT 60
+#define DQR_TOLERANCE_S_MAX 86400
 
 /* The defaults: base=auto verify=on mode=end-to-end turns=each
  * fallback=base transition=ordered drain_ms=auto vl_layer=on stretch=off
  * budget_ms=auto budget_mb=auto mesh_routing=updn layer_moves=on
- * fast_path=on. */
+ * fast_path=on tolerance_s=60. */
 void dqr_options_init(struct dqr_options *o);
 
 /*

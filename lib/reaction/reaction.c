@@ -23,6 +23,9 @@ void dqr_reactor_init(struct dqr_reactor *x, const struct dqr_options *o)
 
 void dqr_reactor_stop(struct dqr_reactor *x)
 {
+	/* sized for the reference, which the next start may change */
+	dqr_change_check_free(x->check);
+	x->check = NULL;
 	if (x->topo.ops && x->topo.ops->stop)
 		x->topo.ops->stop(x);
 	if (x->ready)
@@ -44,6 +47,33 @@ void dqr_reactor_release(struct dqr_reactor *x)
 	if (x->topo.ops && x->topo.ops->release)
 		x->topo.ops->release(x);
 	memset(&x->topo, 0, sizeof(x->topo));
+}
+
+int dqr_reactor_clone(const struct dqr_reactor *x, struct dqr_reactor *y)
+{
+	const struct dqr_topology_ops *ops = x->topo.ops;
+	int ret;
+
+	dqr_reactor_init(y, &x->opts);
+	if (!x->ready)
+		return 1;
+	ret = dqr_recon_clone(&x->recon, &y->recon);
+	if (ret)
+		return ret;
+	y->ready = 1;
+	y->caps = x->caps;
+	y->updn_instead = x->updn_instead;
+	y->said_no_fat_tree = 1;
+	if (x->topo.priv)
+		ret = ops->copy ? ops->copy(y, x) : 1;
+	else
+		y->topo.ops = ops;
+	if (ret)
+		return ret;
+	memcpy(y->topo.routing, x->topo.routing, sizeof(y->topo.routing));
+	memcpy(y->topo.shape, x->topo.shape, sizeof(y->topo.shape));
+	y->topo.base_sls = x->topo.base_sls;
+	return 0;
 }
 
 void dqr_react_reroute_opts(const struct dqr_reactor *x,

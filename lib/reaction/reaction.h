@@ -57,6 +57,8 @@ struct dqr_reactor {
 	int updn_instead;		/* lib's up*\/down* replaced the base */
 	int said_no_fat_tree;		/* base_choice.c said it, once */
 	struct dqr_notes notes;		/* of the last call that decides */
+	/* dqr_react_check_change()'s workspace, made when first needed */
+	struct dqr_change_check *check;
 };
 
 /* x starts with options o and no topology ("any", not layered). */
@@ -67,6 +69,15 @@ void dqr_reactor_release(struct dqr_reactor *x);
 void dqr_reactor_stop(struct dqr_reactor *x);
 /* Before a full routing: DQR off and no topology. */
 void dqr_reactor_reset(struct dqr_reactor *x);
+
+/*
+ * y becomes a copy of x that reacts apart from it: the same options,
+ * VLs, topology and DQR state, so that a fault tried on y is answered
+ * as x would answer it.  0; 1 when x has no copy (DQR not ready, a
+ * torus on virtual layers, a re-routing layer in force); -1 when out
+ * of memory.  y is the caller's to release either way.
+ */
+int dqr_reactor_clone(const struct dqr_reactor *x, struct dqr_reactor *y);
 
 /* The reroute options of the topology in force (mode, turns, plug-in). */
 void dqr_react_reroute_opts(const struct dqr_reactor *x,
@@ -168,6 +179,25 @@ int dqr_react_update(struct dqr_reactor *x, const struct dqr_fabric *proj,
 int dqr_react_judge(struct dqr_reactor *x, const struct dqr_fabric *f,
 		    const struct dqr_lfts *t, struct dqr_judgement *j);
 void dqr_judgement_release(struct dqr_judgement *j);
+
+/*
+ * The change DQR's update r made to the tables held (x's before the
+ * update, on proj after the cut d), judged where it changed
+ * (verify.h's dqr_verify_change()): every route that meets a changed
+ * entry or a cut port still reaches its DLID where a cable path joins
+ * them, no loop, no dead port, and every dependency of a changed entry
+ * upward in the channel list, so the new tables are acyclic.  The
+ * tables held are taken as judged before.  1 proven, rep says what it
+ * walked; 0 not proven here (a restart, a second layer, virtual layers,
+ * a base's SLs, or a problem rep names): judge the tables whole; -1
+ * out of memory.
+ */
+int dqr_react_check_change(struct dqr_reactor *x,
+			   const struct dqr_fabric *proj,
+			   const struct dqr_topo_diff *d,
+			   const struct dqr_lfts *held,
+			   const struct dqr_reaction *r,
+			   struct dqr_change_report *rep);
 /* 1 when the judged tables may go up: loop free, deadlock free. */
 int dqr_judgement_safe(const struct dqr_judgement *j);
 

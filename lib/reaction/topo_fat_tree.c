@@ -337,6 +337,24 @@ static void ft_release(struct dqr_reactor *x)
 	x->topo.priv = NULL;
 }
 
+/*
+ * The tree and the plane plug-in, made again for y; not a re-routing
+ * layer in force, nor a fill the switches may still hold: their tables
+ * are the switches', not DQR's to try faults on.
+ */
+static int ft_copy(struct dqr_reactor *y, const struct dqr_reactor *x)
+{
+	const struct ftree_priv *p = priv(x);
+	struct dqr_ftree *ft;
+	char err[128];
+
+	if (p->active || p->drop)
+		return 1;
+	if (dqr_ftree_detect(y->recon.ref, &ft, err, sizeof(err)))
+		return -1;
+	return dqr_topology_fat_tree(y, y->recon.ref, ft, p->prefer_uturn);
+}
+
 static const struct dqr_topology_ops fat_tree_ops = {
 	.name = "fat tree",
 	.reroute_opts = ft_reroute_opts,
@@ -352,6 +370,7 @@ static const struct dqr_topology_ops fat_tree_ops = {
 	.path_sl = ft_path_sl,
 	.sl2vl = ft_sl2vl,
 	.handed_over = ft_handed_over,
+	.copy = ft_copy,
 	.stop = ft_stop,
 	.release = ft_release,
 };

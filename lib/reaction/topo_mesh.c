@@ -81,6 +81,22 @@ static void mesh_release(struct dqr_reactor *x)
 	x->topo.priv = NULL;
 }
 
+/* The plug-in and the wrap cables' preference, made again for y. */
+static int mesh_copy(struct dqr_reactor *y, const struct dqr_reactor *x)
+{
+	const struct mesh_priv *p = x->topo.priv;
+	struct dqr_grid *g;
+	char err[128];
+	int ret;
+
+	if (dqr_grid_detect(y->recon.ref, &g, err, sizeof(err)))
+		return -1;
+	ret = dqr_topology_mesh(y, y->recon.ref, g, !p->mesh, !!p->wraps,
+				p->updn, x->topo.routing);
+	dqr_grid_free(g);
+	return ret;
+}
+
 static const struct dqr_topology_ops mesh_ops = {
 	.name = "mesh",
 	.reroute_opts = mesh_reroute_opts,
@@ -88,6 +104,7 @@ static const struct dqr_topology_ops mesh_ops = {
 	.held_list = dqr_topology_one_layer_list,
 	.after_update = mesh_after_update,
 	.plugin_stats = mesh_plugin_stats,
+	.copy = mesh_copy,
 	.release = mesh_release,
 };
 

@@ -166,6 +166,13 @@ struct dqr_topology_ops {
 			     struct dqr_plugin_stats *st);
 	/* a plan was handed over: what it was to drop is dropped */
 	void (*handed_over)(struct dqr_reactor *x);
+	/*
+	 * y (DQR's state copied from x already) gets a topology of its own
+	 * like x's (dqr_reactor_clone()): 0, 1 when x's state has no copy,
+	 * -1 when out of memory.  NULL: x holds no private state, or none
+	 * that can be copied.
+	 */
+	int (*copy)(struct dqr_reactor *y, const struct dqr_reactor *x);
 	/* DQR stops (recon released); the topology stays */
 	void (*stop)(struct dqr_reactor *x);
 	void (*release)(struct dqr_reactor *x);

@@ -28,6 +28,32 @@ void dqr_recon_release(struct dqr_recon *r)
 	memset(r, 0, sizeof(*r));
 }
 
+int dqr_recon_clone(const struct dqr_recon *r, struct dqr_recon *out)
+{
+	memset(out, 0, sizeof(*out));
+	/* a torus's layers have no copy: their users judge in place */
+	if (r->tl || r->grid)
+		return 1;
+	out->ref = dqr_fabric_clone(r->ref);
+	out->orig = dqr_lfts_clone(r->orig);
+	out->cur = dqr_lfts_clone(r->cur);
+	out->cl = dqr_dyn_clone(r->cl);
+	/* a reroute context keeps nothing from one run to the next */
+	out->rr = out->ref ? dqr_reroute_new(out->ref) : NULL;
+	out->down = malloc(sizeof(uint32_t) * (r->num_down + 1));
+	if (!out->ref || !out->orig || !out->cur || !out->cl || !out->rr ||
+	    !out->down) {
+		dqr_recon_release(out);
+		return -1;
+	}
+	if (r->num_down)
+		memcpy(out->down, r->down, sizeof(uint32_t) * r->num_down);
+	out->num_down = r->num_down;
+	out->updates = r->updates;
+	out->pairs_moved_back = r->pairs_moved_back;
+	return 0;
+}
+
 /*
  * A channel list for t on f; NULL with *cyclic set when t has a cycle
  * (its channels then in cycle, when given).

@@ -123,6 +123,14 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 		     const struct dqr_reroute_opts *o,
 		     struct dqr_recon_result *res);
 /*
+ * A copy of r in out that updates apart from it (the change of the last
+ * update is not copied): what a fault would do, tried without touching
+ * the state in force.  0; 1 for a torus on virtual layers, which has no
+ * copy (out empty); -1 when out of memory (out empty).
+ */
+int dqr_recon_clone(const struct dqr_recon *r, struct dqr_recon *out);
+
+/*
  * Frees everything r owns (a torus's grid and layers too) and zeroes it,
  * so that a released state may be started again or released twice.
  */

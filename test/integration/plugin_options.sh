@@ -31,6 +31,7 @@ bad_option "base=updn base=ftree" "base"
 bad_option "mesh_routing=ecube" "mesh_routing"
 bad_option "layer_moves=maybe" "layer_moves"
 bad_option "fast_path=soon" "fast_path"
+bad_option "tolerance_s=1d" "tolerance_s"
 
 # options that cannot work together are named at load (ERR DQ32) with
 # what happens instead, and the plugin routes all the same

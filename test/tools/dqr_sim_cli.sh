@@ -1,7 +1,8 @@
 #!/bin/sh
 # dqr_sim_cli.sh - dqr-sim runs the fault experiment, the benchmark and
 # the soak on small fabrics, verifies every state, answers --what-if
-# (one fault, and all single faults), and refuses bad input
+# (one fault, all single faults, the plugin's fault-tolerance report),
+# and refuses bad input
 # with status 2.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -252,8 +253,8 @@ tally $? "--what-if all --json: first_upload, by_drains adding up to 176" \
 # --faults M: M of them, spread over cables and switches
 expect 0 "^summary: 12 single faults (9 links, 3 switches)" -- \
 	--fabric kary:4,3 --what-if all --faults 12 --qos
-expect 2 "faults only with --what-if all" -- --fabric kary:2,3 \
-	--what-if sw-L2-0000 --faults 3
+expect 2 "faults only with --what-if all or tolerance" -- \
+	--fabric kary:2,3 --what-if sw-L2-0000 --faults 3
 expect 0 '"summary":{"faults":28,"links":16,"switches":12,"survived":28,' \
 	-- --fabric kary:2,3 --what-if all --json
 # ftree-mod's tables lose 12; the default, uturn's, none
@@ -269,6 +270,23 @@ tally $? "--what-if all --data: not 176 rows of 9 columns, 12 lost" "$dat"
 expect 0 "176 survived .* 125 left entries without a legal route, 125 of" \
 	-- --fabric kary:4,3 --routing uturn --what-if all --qos \
 	--options "base=uturn stretch=1"
+# --what-if tolerance: the plugin's report, walked on copies as its
+# thread walks them, agrees with --what-if all fault by fault
+expect 0 "^tolerance: 176 single faults (128 cables, 48 switches), 176 judged: 128 absorbed at once, 48 after a drain, 0 cut pairs off" \
+	-- --fabric kary:4,3 --what-if tolerance
+expect 1 "^tolerance: 176 single faults .*: 116 absorbed at once, 48 after a drain, 12 cut pairs off" \
+	-- --fabric kary:4,3 --routing ftree-mod --what-if tolerance
+"$tool" --fabric kary:4,3 --routing ftree-mod --what-if all |
+	awk '$NF == "lost" { print $2 }' | sort > "$dat"
+"$tool" --fabric kary:4,3 --routing ftree-mod --what-if tolerance |
+	sed -n 's/^  cuts pairs off: //p' | sort | diff "$dat" - > "$out" &&
+	[ "$(wc -l < "$dat")" = 12 ]
+tally $? "--what-if tolerance names the 12 faults --what-if all loses" \
+	"$out"
+expect 0 "^tolerance: 702 single faults (648 cables, 54 switches), 10 judged" \
+	-- --fabric fattree2:36 --what-if tolerance --faults 10
+expect 2 "no copy of this reactor's state" -- --fabric torus:3x3 \
+	--torus-layers --what-if tolerance
 expect 2 "data and --ca-links apply to --what-if all only" -- \
 	--fabric kary:2,3 --what-if sw-L2-0000 --data "$dat"
 set +f

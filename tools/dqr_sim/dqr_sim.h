@@ -419,5 +419,7 @@ int vlayers_sim(struct sim *s);
  * or file), -1 when out of memory.
  */
 int what_if(struct sim *s);
+/* --what-if tolerance (tolerance.c): exit status, or -1 out of memory */
+int what_if_tolerance(struct sim *s);
 
 #endif

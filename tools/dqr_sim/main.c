@@ -139,6 +139,10 @@ static void usage(FILE *out)
 "                       first upload, by kind of pair, and its drains;\n"
 "                       --faults M: M of them, spread evenly; --data FILE\n"
 "                       for scripts/plot/what-if.gp\n"
+"  --what-if tolerance  the plugin's fault-tolerance report (tolerance_s=)\n"
+"                       of the start state, walked as its thread walks\n"
+"                       it, and what that costs; --faults M: the first\n"
+"                       M faults; exit 1 when one would cut pairs off\n"
 "  --options STRING     the plugin's options (mode=, turns=, base=uturn,\n"
 "                       vl_layer=, stretch=, fallback=; see osmdqr(8))\n"
 "  -h, --help           this text\n"
@@ -369,10 +373,12 @@ static int check_input_options(const struct sim_opts *o)
 		  "and --dqr-switch-lids (--options gives vl_layer= and "
 		  "stretch=)" },
 		{ o->what_if && (o->runs_set || o->trials_set ||
-				 (o->faults_set && strcmp(o->what_if, "all")) ||
+				 (o->faults_set && strcmp(o->what_if, "all") &&
+				  strcmp(o->what_if, "tolerance")) ||
 				 o->verify != VERIFY_DEFAULT),
 		  "--what-if judges one start: no --runs, --trials or "
-		  "--verify, and --faults only with --what-if all" },
+		  "--verify, and --faults only with --what-if all or "
+		  "tolerance" },
 		{ o->what_if && strcmp(o->what_if, "all") &&
 		  (o->data_path || o->ca_links),
 		  "--data and --ca-links apply to --what-if all only" },

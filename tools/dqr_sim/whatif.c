@@ -4,17 +4,12 @@
  * and --what-if all: every switch-to-switch cable and every switch in
  * turn, each from the same start, for fault tolerance at a glance.
  *
- * The answer is the plugin's reactor's (reaction.h): the projection
- * without the fault (dqr_react_project_cut, as the plugin's fast path
- * makes it after a trap; with no SM here, a dead switch stays in it,
- * cut off, and is judged so), DQR's update, where one layer cannot
- * hold the repair and the plugin would lay the FT paper's re-routing
- * layer (vl_layer=on after base=uturn on a fat tree) that layer, and
- * the transition from the tables held to the new ones by the
- * topology's planner, proved against the channel list where the plugin
- * would.  The tables are then judged: every pair a cable path joins
- * reachable, loop free, acyclic (per VL on two layers), and the plan
- * safe.
+ * The answer and its judgement are lib's (reaction/what_if.h), the
+ * ones the plugin's fault-tolerance report gives: where one layer
+ * cannot hold the repair and the plugin would lay the FT paper's
+ * re-routing layer (vl_layer=on after base=uturn on a fat tree), that
+ * layer too.  What dqr-sim adds: whether the fault splits the fabric,
+ * and what it cuts before anything is rerouted.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,6 +18,7 @@
 #include <string.h>
 
 #include "fabric/topo_diff.h"
+#include "reaction/what_if.h"
 #include "transition/transition.h"
 #include "util/timing.h"
 #include "verify/verify.h"
@@ -48,47 +44,24 @@ struct wi_fault {
 	uint32_t num_ports;
 };
 
-/* What the plugin would make of one fault. */
+/* What the plugin would make of one fault, and what dqr-sim adds. */
 struct wi_result {
-	int code;			/* dqr_recon_update's */
-	struct dqr_recon_result res;
-	int layer;			/* 1 on two layers, -1 unusable */
-	uint64_t filled;		/* entries the layer routes */
-	struct dqr_lft_diff diff;	/* tables held -> new */
+	struct dqr_what_if a;
 	uint64_t cut_pairs;		/* unreachable in the tables held */
-	uint64_t unreachable, no_path;	/* after; no cable path either */
-	uint64_t lost;			/* a cable path joins them */
-	uint64_t loop_entries, dead_port_entries;
-	int cycle;			/* dependency cycle in the new tables */
 	int split;			/* the fault splits the fabric */
-	struct dqr_plan plan;
-	struct dqr_plan_report rep;
-	int planned;
-	int layered;			/* planned around a second layer */
-	int connected, loop_free, deadlock_free;
-	double ms;			/* update, layer and plan */
-	/*
-	 * At the first upload (every stage before the first that waits a
-	 * drain: the plugin sends them in one routing pass), the pairs of
-	 * each kind that a cable path joins and the tables do not.
-	 */
-	uint64_t first_lost[DQR_PAIR_NUM_KINDS];
-	uint32_t drains;
-	/* one fault: the cycle that makes the first waiting stage wait */
-	char wait_cycle[1024];
 };
 
 static int wi_ok(const struct wi_result *w)
 {
-	return w->connected && w->loop_free && w->deadlock_free;
+	return dqr_what_if_survived(&w->a);
 }
 
 static const char *wi_verdict(const struct wi_result *w)
 {
 	if (wi_ok(w))
 		return "survived";
-	if (!w->deadlock_free || !w->loop_free)
-		return w->connected ? "unsafe" : "lost+unsafe";
+	if (!w->a.deadlock_free || !w->a.loop_free)
+		return w->a.connected ? "unsafe" : "lost+unsafe";
 	return "lost";
 }
 
@@ -131,8 +104,6 @@ static void port_name(const struct dqr_fabric *f, uint32_t port,
 static int fault_switch(const struct dqr_fabric *f, uint32_t node,
 			struct wi_fault *w)
 {
-	unsigned pn;
-
 	w->is_switch = 1;
 	w->node = node;
 	snprintf(w->name, sizeof(w->name), "%s", dqr_node_name(f, node));
@@ -140,9 +111,7 @@ static int fault_switch(const struct dqr_fabric *f, uint32_t node,
 	w->ports = malloc(sizeof(uint32_t) * (f->nodes[node].num_ports + 1));
 	if (!w->ports)
 		return -1;
-	w->num_ports = 0;
-	dqr_for_each_linked_port(f, node, pn)
-		w->ports[w->num_ports++] = dqr_port_index(f, node, pn);
+	w->num_ports = dqr_what_if_node_ports(f, node, w->ports);
 	return 0;
 }
 
@@ -232,156 +201,37 @@ static void unreachable_pairs(const struct dqr_verify_report *v,
 }
 
 /*
- * What the switches hold at the first upload: held with every stage of
- * w's plan before the first that waits a drain (all of them when none
- * does); its unreached pairs by kind into w->first_lost.  0, or -1 when
- * out of memory.
- */
-static int first_upload(const struct dqr_fabric *proj,
-			const struct dqr_lfts *held, struct wi_result *w)
-{
-	const struct dqr_plan *p = &w->plan;
-	struct dqr_verify_report v;
-	struct dqr_lfts *t = dqr_lfts_clone(held);
-	uint32_t k, i;
-	int kind;
-
-	if (!t)
-		return -1;
-	for (k = 0; w->planned && k < p->num_stages; k++) {
-		if (k && p->stage_drain[k])
-			break;
-		for (i = p->stage_off[k]; i < p->stage_off[k + 1]; i++)
-			dqr_lft_set(t, p->entries[i].sw, p->entries[i].lid,
-				    p->entries[i].new_port);
-	}
-	if (dqr_verify(proj, t, &v, NULL)) {
-		dqr_lfts_free(t);
-		return -1;
-	}
-	for (kind = 0; kind < DQR_PAIR_NUM_KINDS; kind++)
-		w->first_lost[kind] = v.unreachable[kind] -
-				      v.disconnected[kind];
-	dqr_verify_report_free(&v);
-	dqr_lfts_free(t);
-	w->drains = w->planned ? dqr_plan_drains(p) : 0;
-	return 0;
-}
-
-/* The new tables on proj, judged as the plugin judges them; 0 or -1. */
-static int judge(struct dqr_reactor *x, const struct dqr_fabric *proj,
-		 const struct dqr_lfts *t, struct wi_result *w)
-{
-	struct dqr_judgement j;
-
-	if (dqr_react_judge(x, proj, t, &j))
-		return -1;
-	unreachable_pairs(&j.v, &w->unreachable, &w->no_path);
-	w->lost = w->unreachable - w->no_path;
-	w->loop_entries = j.v.loop_entries;
-	w->dead_port_entries = j.v.dead_port_entries;
-	/* per VL on two layers or virtual layers, else on one */
-	w->cycle = j.deadlock_free != 1;
-	dqr_judgement_release(&j);
-	w->connected = !w->lost && w->code != DQR_RECON_OVER;
-	w->loop_free = !w->loop_entries && !w->dead_port_entries;
-	w->deadlock_free = !w->cycle && (!w->planned || w->rep.safe);
-	return 0;
-}
-
-/*
- * The cycle that makes w's first waiting stage wait, as the plugin logs
- * it, into w->wait_cycle ("" when none or no cycle is the reason).
- */
-static int find_wait_cycle(struct dqr_reactor *x, const struct dqr_fabric *f,
-			   const struct dqr_lfts *held, struct wi_result *w)
-{
-	const struct dqr_plan *p = &w->plan;
-	uint32_t k;
-
-	w->wait_cycle[0] = '\0';
-	for (k = 1; p->stage_drain && k < p->num_stages; k++)
-		if (p->stage_drain[k] & (DQR_DRAIN_LOOP | DQR_DRAIN_CYCLE))
-			return dqr_react_wait_cycle(x, f, held, p, k,
-						    w->wait_cycle,
-						    sizeof(w->wait_cycle));
-	return 0;
-}
-
-/*
  * One fault from a fresh copy of the start state, answered by the
- * plugin's reactor.  Where the plugin would fall back, the tables are
- * DQR's partial answer, as fallback=none would upload them.  0, or -1
- * when out of memory.  w->plan is the caller's to release.
+ * plugin's reactor (what_if.h).  0, or -1 when out of memory.  w is the
+ * caller's to release (dqr_what_if_release(&w->a)).
  */
 static int run_fault(struct sim *s, const struct wi_fault *fa,
 		     uint32_t *parent, int with_cycle, struct wi_result *w)
 {
-	static const struct dqr_in_flight settled;
 	struct dqr_verify_report v;
-	struct dqr_topo_diff d;
-	struct dqr_fabric *proj = NULL;
-	struct dqr_lfts *held = NULL;
-	const struct dqr_lfts *target;
-	const struct dqr_ml *ml;
-	struct dqr_reaction r;
 	struct dqr_reactor x;
-	enum dqr_planner used;
-	double t0;
 	uint64_t no_path;
 	int ret = -1;
 
 	memset(w, 0, sizeof(*w));
-	memset(&d, 0, sizeof(d));
-	dqr_plan_init(&w->plan);
 	if (sim_reactor_start(s, &x))
 		goto out;
-	/* the plugin's projection after a trap (its fast path) */
-	held = dqr_lfts_clone(x.recon.cur);
-	if (!held ||
-	    dqr_react_project_cut(&x, fa->ports, fa->num_ports, DQR_NONE,
-				  &proj, &d))
+	if (dqr_what_if(&x, fa->ports, fa->num_ports,
+			with_cycle ? DQR_WHAT_IF_CYCLE : 0, &w->a))
 		goto out;
 	/* a dead switch is gone, not split off: judge the others */
 	if (fa->is_switch)
 		s->sc.linked_node[fa->node] = 0;
-	w->split = fabric_split(proj, s->sc.linked_node, parent);
+	w->split = fabric_split(w->a.proj, s->sc.linked_node, parent);
 	if (fa->is_switch)
 		s->sc.linked_node[fa->node] = 1;
 	/* what the fault cuts before anything is rerouted */
-	if (dqr_verify(proj, held, &v, NULL))
+	if (dqr_verify(w->a.proj, w->a.held, &v, NULL))
 		goto out;
 	unreachable_pairs(&v, &w->cut_pairs, &no_path);
 	dqr_verify_report_free(&v);
-	t0 = dqr_now_ms();
-	if (dqr_react_update(&x, proj, &d, NULL, &r))
-		goto out;
-	w->code = r.code;
-	w->res = r.res;
-	/* a topology without a second layer never tried one */
-	w->layer = r.layer < 0 && !dqr_topology_rerouting_tried(&x) &&
-		   r.code == DQR_RECON_FAILED ? 0 : r.layer;
-	ml = dqr_topology_rerouting(&x);
-	w->filled = w->layer > 0 && ml ? ml->st.filled : 0;
-	target = r.target ? r.target : x.recon.cur;
-	dqr_lfts_diff(held, target, &w->diff);
-	if (w->diff.entries) {
-		/* the switches hold the start state, nothing in flight */
-		if (dqr_react_plan(&x, proj, held, target,
-				   dqr_react_held_list(&x, &r, &settled),
-				   &settled, &w->plan, &w->rep, &used))
-			goto out;
-		w->planned = 1;
-		w->layered = used == DQR_PLANNER_REROUTING;
-		if (with_cycle && find_wait_cycle(&x, proj, held, w))
-			goto out;
-	}
-	w->ms = dqr_now_ms() - t0;
-	ret = first_upload(proj, held, w) ? -1 : judge(&x, proj, target, w);
+	ret = 0;
 out:
-	dqr_topo_diff_release(&d);
-	dqr_fabric_free(proj);
-	dqr_lfts_free(held);
 	dqr_reactor_release(&x);
 	return ret;
 }
@@ -404,15 +254,15 @@ static const char *code_name(int code)
 
 static const char *plan_kind(const struct wi_result *w)
 {
-	if (!w->planned)
+	if (!w->a.planned)
 		return "none";
-	if (w->layered)
+	if (w->a.layered)
 		return "layered";
-	if (w->rep.folded)
-		return w->rep.proved ? "proved, folded" : "planner, folded";
-	if (w->rep.withdrawn)
+	if (w->a.rep.folded)
+		return w->a.rep.proved ? "proved, folded" : "planner, folded";
+	if (w->a.rep.withdrawn)
 		return "withdrawn";
-	return w->rep.proved ? "proved" : "planner";
+	return w->a.rep.proved ? "proved" : "planner";
 }
 
 static const char *fallback_says(const struct sim *s)
@@ -443,7 +293,7 @@ static void json_options(const struct sim *s)
 
 static void print_stages(const struct wi_result *w)
 {
-	const struct dqr_plan *p = &w->plan;
+	const struct dqr_plan *p = &w->a.plan;
 	uint32_t k;
 
 	for (k = 0; k < p->num_stages; k++) {
@@ -461,8 +311,8 @@ static void print_stages(const struct wi_result *w)
 static void print_one_text(const struct sim *s, const struct wi_fault *fa,
 			   const struct wi_result *w)
 {
-	const struct dqr_reroute_stats *rs = &w->res.rs;
-	const struct dqr_plan_report *rep = &w->rep;
+	const struct dqr_reroute_stats *rs = &w->a.res.rs;
+	const struct dqr_plan_report *rep = &w->a.rep;
 
 	print_header(s, stdout);
 	print_options(s);
@@ -474,34 +324,35 @@ static void print_one_text(const struct sim *s, const struct wi_fault *fa,
 		       fa->peer);
 	printf("  reroute: %s; %" PRIu64 " (switch, DLID) routes cut, %"
 	       PRIu64 " entries written, %" PRIu64 " turns added, %.2f ms\n",
-	       code_name(w->code), rs->disconnected, rs->changed, rs->turns,
-	       w->res.us_total / 1e3);
-	if (w->code == DQR_RECON_FAILED && w->layer > 0)
+	       code_name(w->a.code), rs->disconnected, rs->changed, rs->turns,
+	       w->a.res.us_total / 1e3);
+	if (w->a.code == DQR_RECON_FAILED && w->a.layer > 0)
 		printf("  re-routing layer: %" PRIu64 " entries one layer left "
 		       "open routed on a second VL (deadlock free per VL)\n",
-		       w->filled);
-	else if (w->code == DQR_RECON_FAILED)
+		       w->a.filled);
+	else if (w->a.code == DQR_RECON_FAILED)
 		printf("  %" PRIu64 " connected entries without a legal "
 		       "route%s; %s\n", rs->failed + rs->holes,
-		       w->layer < 0 ? " (the re-routing layer cannot hold "
+		       w->a.layer < 0 ? " (the re-routing layer cannot hold "
 		       "them)" : "", fallback_says(s));
 	printf("  tables: %" PRIu64 " entries changed in %" PRIu64
-	       " 64-LID blocks on %u switches\n", w->diff.entries,
-	       w->diff.blocks, w->diff.switches);
+	       " 64-LID blocks on %u switches\n", w->a.diff.entries,
+	       w->a.diff.blocks, w->a.diff.switches);
 	printf("  pairs: %" PRIu64 " disconnected by the fault, %" PRIu64
 	       " rerouted; %" PRIu64 " left unreachable (%" PRIu64
 	       " with no cable path left, %" PRIu64 " that a cable path "
 	       "still joins)%s\n", w->cut_pairs,
-	       w->cut_pairs > w->unreachable ?
-	       w->cut_pairs - w->unreachable : 0, w->unreachable, w->no_path,
-	       w->lost, w->split ? "; the fault splits the fabric" : "");
-	if (w->planned) {
+	       w->cut_pairs > w->a.unreachable ?
+	       w->cut_pairs - w->a.unreachable : 0, w->a.unreachable,
+	       w->a.no_path, w->a.lost,
+	       w->split ? "; the fault splits the fabric" : "");
+	if (w->a.planned) {
 		printf("  transition: %u stages (%s), %u wait a drain, largest "
-		       "stage %u entries\n", w->plan.num_stages, plan_kind(w),
-		       dqr_plan_drains(&w->plan), rep->max_stage);
+		       "stage %u entries\n", w->a.plan.num_stages, plan_kind(w),
+		       dqr_plan_drains(&w->a.plan), rep->max_stage);
 		print_stages(w);
-		if (w->wait_cycle[0])
-			printf("  the first drain: %s\n", w->wait_cycle);
+		if (w->a.wait_cycle[0])
+			printf("  the first drain: %s\n", w->a.wait_cycle);
 		if (rep->folded)
 			printf("  planner: %u stages folded into the last, "
 			       "after one drain; %u entries withdrawn before "
@@ -515,14 +366,14 @@ static void print_one_text(const struct sim *s, const struct wi_fault *fa,
 	       " ca-to-switch, %" PRIu64 " switch-to-ca, %" PRIu64
 	       " switch-to-switch pairs a "
 	       "cable path joins unreachable; the last stage after %u drains "
-	       "(%u ms)\n", w->first_lost[DQR_PAIR_CA_CA],
-	       w->first_lost[DQR_PAIR_CA_SW], w->first_lost[DQR_PAIR_SW_CA],
-	       w->first_lost[DQR_PAIR_SW_SW], w->drains,
-	       w->drains * WI_DRAIN_MS);
+	       "(%u ms)\n", w->a.first_lost[DQR_PAIR_CA_CA],
+	       w->a.first_lost[DQR_PAIR_CA_SW], w->a.first_lost[DQR_PAIR_SW_CA],
+	       w->a.first_lost[DQR_PAIR_SW_SW], w->a.drains,
+	       w->a.drains * WI_DRAIN_MS);
 	printf("  verdict: %s, %s, %s: %s\n",
-	       w->connected ? "connected" : "NOT connected",
-	       w->loop_free ? "loop free" : "LOOPS",
-	       w->deadlock_free ? "deadlock free" : "NOT deadlock free",
+	       w->a.connected ? "connected" : "NOT connected",
+	       w->a.loop_free ? "loop free" : "LOOPS",
+	       w->a.deadlock_free ? "deadlock free" : "NOT deadlock free",
 	       wi_verdict(w));
 }
 
@@ -543,30 +394,30 @@ static void print_result_json(const struct wi_fault *fa,
 	       ",\"pairs_unreachable\":%" PRIu64 ",\"pairs_no_path\":%"
 	       PRIu64 ",\"pairs_lost\":%" PRIu64 ",\"split\":%s,"
 	       "\"plan\":\"%s\",\"stages\":%u,\"drains\":%u,",
-	       w->code == DQR_RECON_OK ? "ok" : w->code == DQR_RECON_OVER ?
-	       "over" : "failed", w->res.rs.disconnected,
-	       w->res.rs.changed, w->layer, w->filled, w->diff.entries,
-	       w->diff.blocks, w->diff.switches, w->cut_pairs,
-	       w->unreachable, w->no_path, w->lost,
+	       w->a.code == DQR_RECON_OK ? "ok" : w->a.code == DQR_RECON_OVER ?
+	       "over" : "failed", w->a.res.rs.disconnected,
+	       w->a.res.rs.changed, w->a.layer, w->a.filled, w->a.diff.entries,
+	       w->a.diff.blocks, w->a.diff.switches, w->cut_pairs,
+	       w->a.unreachable, w->a.no_path, w->a.lost,
 	       w->split ? "true" : "false", plan_kind(w),
-	       w->planned ? w->plan.num_stages : 0,
-	       w->planned ? dqr_plan_drains(&w->plan) : 0);
+	       w->a.planned ? w->a.plan.num_stages : 0,
+	       w->a.planned ? dqr_plan_drains(&w->a.plan) : 0);
 	printf("\"first_upload\":{\"ca_to_ca\":%" PRIu64 ",\"ca_to_switch\":%"
 	       PRIu64 ",\"switch_to_ca\":%" PRIu64 ",\"switch_to_switch\":%"
-	       PRIu64 "},\"last_ms\":%u,", w->first_lost[DQR_PAIR_CA_CA],
-	       w->first_lost[DQR_PAIR_CA_SW], w->first_lost[DQR_PAIR_SW_CA],
-	       w->first_lost[DQR_PAIR_SW_SW], w->drains * WI_DRAIN_MS);
+	       PRIu64 "},\"last_ms\":%u,", w->a.first_lost[DQR_PAIR_CA_CA],
+	       w->a.first_lost[DQR_PAIR_CA_SW], w->a.first_lost[DQR_PAIR_SW_CA],
+	       w->a.first_lost[DQR_PAIR_SW_SW], w->a.drains * WI_DRAIN_MS);
 	printf("\"connected\":%s,\"loop_free\":%s,\"deadlock_free\":%s,"
 	       "\"verdict\":\"%s\",\"ms\":%.3f}",
-	       w->connected ? "true" : "false",
-	       w->loop_free ? "true" : "false",
-	       w->deadlock_free ? "true" : "false", wi_verdict(w), w->ms);
+	       w->a.connected ? "true" : "false",
+	       w->a.loop_free ? "true" : "false",
+	       w->a.deadlock_free ? "true" : "false", wi_verdict(w), w->a.ms);
 }
 
 static void print_one_json(const struct sim *s, const struct wi_fault *fa,
 			   const struct wi_result *w)
 {
-	const struct dqr_plan *p = &w->plan;
+	const struct dqr_plan *p = &w->a.plan;
 	uint32_t k;
 
 	print_json_head(s);
@@ -574,7 +425,7 @@ static void print_one_json(const struct sim *s, const struct wi_fault *fa,
 	printf("\"what_if\":");
 	print_result_json(fa, w);
 	printf(",\"stage_list\":[");
-	for (k = 0; w->planned && k < p->num_stages; k++) {
+	for (k = 0; w->a.planned && k < p->num_stages; k++) {
 		printf("%s{\"entries\":%u,\"drain\":", k ? "," : "",
 		       p->stage_off[k + 1] - p->stage_off[k]);
 		if (p->stage_drain && p->stage_drain[k])
@@ -604,7 +455,7 @@ static int what_if_one(struct sim *s, uint32_t *parent)
 			print_one_text(s, &fa, &w);
 		ret = wi_ok(&w) ? 0 : 1;
 	}
-	dqr_plan_release(&w.plan);
+	dqr_what_if_release(&w.a);
 	free(fa.ports);
 	return ret;
 }
@@ -625,59 +476,59 @@ struct wi_sum {
 static void sum_add(struct wi_sum *t, const struct wi_fault *fa,
 		    const struct wi_result *w)
 {
-	uint32_t stages = w->planned ? w->plan.num_stages : 0;
+	uint32_t stages = w->a.planned ? w->a.plan.num_stages : 0;
 	int k;
 
 	t->faults++;
 	t->switches += fa->is_switch;
 	t->links += !fa->is_switch;
 	t->survived += wi_ok(w);
-	t->lost += !w->connected;
-	t->unsafe += !w->loop_free || !w->deadlock_free;
-	t->failed += w->code != DQR_RECON_OK;
-	t->layered += w->layer > 0;
+	t->lost += !w->a.connected;
+	t->unsafe += !w->a.loop_free || !w->a.deadlock_free;
+	t->failed += w->a.code != DQR_RECON_OK;
+	t->layered += w->a.layer > 0;
 	t->split += w->split;
-	if (w->diff.entries > t->entries_max)
-		t->entries_max = w->diff.entries;
+	if (w->a.diff.entries > t->entries_max)
+		t->entries_max = w->a.diff.entries;
 	if (stages > t->stages_max)
 		t->stages_max = stages;
-	t->drains += w->planned ? dqr_plan_drains(&w->plan) : 0;
-	if (w->ms > t->ms_max)
-		t->ms_max = w->ms;
+	t->drains += w->a.planned ? dqr_plan_drains(&w->a.plan) : 0;
+	if (w->a.ms > t->ms_max)
+		t->ms_max = w->a.ms;
 	for (k = 0; k < DQR_PAIR_NUM_KINDS; k++)
-		if (w->first_lost[k] > t->first_worst[k])
-			t->first_worst[k] = w->first_lost[k];
-	t->ca_faults += w->first_lost[DQR_PAIR_CA_CA] ||
-			w->first_lost[DQR_PAIR_CA_SW] ||
-			w->first_lost[DQR_PAIR_SW_CA];
-	t->by_drains[w->drains < 3 ? w->drains : 3]++;
-	if (w->drains > t->drains_max)
-		t->drains_max = w->drains;
+		if (w->a.first_lost[k] > t->first_worst[k])
+			t->first_worst[k] = w->a.first_lost[k];
+	t->ca_faults += w->a.first_lost[DQR_PAIR_CA_CA] ||
+			w->a.first_lost[DQR_PAIR_CA_SW] ||
+			w->a.first_lost[DQR_PAIR_SW_CA];
+	t->by_drains[w->a.drains < 3 ? w->a.drains : 3]++;
+	if (w->a.drains > t->drains_max)
+		t->drains_max = w->a.drains;
 }
 
 static void line_text(const struct wi_fault *fa, const struct wi_result *w)
 {
 	printf("%-6s %-28s %8" PRIu64 " %6u %6u %8" PRIu64 " %5" PRIu64 " %5"
 	       PRIu64 " %5" PRIu64 " %5" PRIu64 " %7u  %s\n",
-	       fa->is_switch ? "switch" : "link", fa->name, w->diff.entries,
-	       w->planned ? w->plan.num_stages : 0,
-	       w->planned ? dqr_plan_drains(&w->plan) : 0, w->lost,
-	       w->first_lost[DQR_PAIR_CA_CA], w->first_lost[DQR_PAIR_CA_SW],
-	       w->first_lost[DQR_PAIR_SW_CA], w->first_lost[DQR_PAIR_SW_SW],
-	       w->drains * WI_DRAIN_MS, wi_verdict(w));
+	       fa->is_switch ? "switch" : "link", fa->name, w->a.diff.entries,
+	       w->a.planned ? w->a.plan.num_stages : 0,
+	       w->a.planned ? dqr_plan_drains(&w->a.plan) : 0, w->a.lost,
+	       w->a.first_lost[DQR_PAIR_CA_CA], w->a.first_lost[DQR_PAIR_CA_SW],
+	       w->a.first_lost[DQR_PAIR_SW_CA], w->a.first_lost[DQR_PAIR_SW_SW],
+	       w->a.drains * WI_DRAIN_MS, wi_verdict(w));
 }
 
 static void line_data(FILE *fp, uint32_t i, const struct wi_fault *fa,
 		      const struct wi_result *w)
 {
-	int v = wi_ok(w) ? 0 : !w->connected && w->loop_free &&
-		w->deadlock_free ? 1 : 2;
+	int v = wi_ok(w) ? 0 : !w->a.connected && w->a.loop_free &&
+		w->a.deadlock_free ? 1 : 2;
 
 	fprintf(fp, "%u\t%s\t%s\t%" PRIu64 "\t%u\t%u\t%" PRIu64 "\t%d\t%.3f\n",
 		i + 1, fa->name, fa->is_switch ? "switch" : "link",
-		w->diff.entries, w->planned ? w->plan.num_stages : 0,
-		w->planned ? dqr_plan_drains(&w->plan) : 0, w->lost, v,
-		w->ms);
+		w->a.diff.entries, w->a.planned ? w->a.plan.num_stages : 0,
+		w->a.planned ? dqr_plan_drains(&w->a.plan) : 0, w->a.lost, v,
+		w->a.ms);
 }
 
 static void summary_text(const struct wi_sum *t)
@@ -786,7 +637,7 @@ static int what_if_all(struct sim *s, uint32_t *parent, FILE *data)
 			if (data)
 				line_data(data, i, &fa, &w);
 		}
-		dqr_plan_release(&w.plan);
+		dqr_what_if_release(&w.a);
 		free(fa.ports);
 	}
 	if (ret)
@@ -810,6 +661,8 @@ int what_if(struct sim *s)
 	parent = malloc(sizeof(uint32_t) * (s->in.f->num_nodes + 1));
 	if (!parent)
 		return -1;
+	if (!strcmp(s->o->what_if, "tolerance"))
+		return what_if_tolerance(s);
 	if (strcmp(s->o->what_if, "all")) {
 		ret = what_if_one(s, parent);
 		free(parent);

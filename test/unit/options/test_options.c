@@ -31,7 +31,8 @@ static void check_format(const struct dqr_options *o, const char *head)
 	snprintf(want, sizeof(want), "%s mode=end-to-end turns=each "
 		 "fallback=base transition=ordered drain_ms=auto "
 		 "vl_layer=on stretch=off budget_ms=auto budget_mb=auto "
-		 "mesh_routing=updn layer_moves=on fast_path=on", head);
+		 "mesh_routing=updn layer_moves=on fast_path=on "
+		 "tolerance_s=60", head);
 	dqr_options_format(o, buf, sizeof(buf));
 	CHECK(!strcmp(buf, want));
 }
@@ -113,6 +114,12 @@ static void test_valid(void)
 	CHECK_EQ(o.fast_path, 0);
 	CHECK_EQ(parse("fast_path=maybe", &o), -1);
 	CHECK_EQ(o.fast_path, 1);
+	CHECK_EQ(o.tolerance_s, 60);
+	CHECK_EQ(parse("tolerance_s=0", &o), 0);
+	CHECK_EQ(o.tolerance_s, 0);
+	CHECK_EQ(parse("tolerance_s=86401", &o), -1);
+	CHECK_EQ(parse("tolerance_s=-1", &o), -1);
+	CHECK_EQ(o.tolerance_s, 60);
 	CHECK_EQ(parse("layer_moves=sometimes", &o), -1);
 	CHECK_EQ(parse("mesh_routing=", &o), -1);
 

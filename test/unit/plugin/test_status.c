@@ -211,6 +211,17 @@ static void test_count(void)
 	CHECK_EQ(c.reconfigs[2], 1);
 }
 
+/* every single fault of a state judged: two of them cut pairs off */
+static const struct dqr_tol_report tolerance = {
+	.state = DQR_TOL_DONE,
+	.reconfig = 4,
+	.faults = 176, .cables = 128, .judged = 176,
+	.absorbed = 126, .drained = 48, .cut = 2,
+	.cut_names = { "sw-L2-0003[5]", "sw-L3-0001" },
+	.num_cut_names = 2,
+	.cpu_s = 0.25,
+};
+
 /* a state as after one cable between switches and one to a CA failed */
 static void fill_view(struct dqr_status_view *v, struct dqr_fabric *f,
 		      struct dqr_status_counters *c, uint32_t *ports,
@@ -236,6 +247,8 @@ static void fill_view(struct dqr_status_view *v, struct dqr_fabric *f,
 	c->ended_id = 2;
 	c->ended_stages = 3;
 	c->ended_done = 3;
+	c->fast_reactions = 3;
+	c->fast_declined = 1;
 	memset(v, 0, sizeof(*v));
 	v->now = 1795000001.0;
 	/* a base name that needs every escape of a label value */
@@ -262,6 +275,7 @@ static void fill_view(struct dqr_status_view *v, struct dqr_fabric *f,
 	v->verdict = "loop free and deadlock free: 12 dependencies, no cycle";
 	v->unrouted_pairs = 0;
 	v->c = c;
+	v->tol = &tolerance;
 }
 
 /* Each of want[0 .. n) is somewhere in t; a missing one is named. */
@@ -275,6 +289,12 @@ static void check_has(const char *t, const char *const *want, size_t n)
 		CHECK(strstr(t, want[i]) != NULL);
 	}
 }
+
+static const struct dqr_tol_report under_way = {
+	.state = DQR_TOL_JUDGING,
+	.reconfig = 5,
+	.faults = 40, .cables = 24, .judged = 3, .absorbed = 3,
+};
 
 static void test_status_text(struct dqr_fabric *f)
 {
@@ -298,6 +318,11 @@ static void test_status_text(struct dqr_fabric *f)
 		"\nreaction_ms: 38.11 from the trap",
 		"\ntables: safe\n",
 		"\nunrouted_pairs: 0\n",
+		"\nfault_tolerance: after reconfiguration 4: 176 single "
+		"faults (128 cables, 48 switches), 176 judged in 0.2 s of CPU: "
+		"126 absorbed at once, 48 after a drain, 2 cut pairs off\n",
+		"\nfault_cuts_pairs: sw-L2-0003[5]\n",
+		"\nfault_cuts_pairs: sw-L3-0001\n",
 	};
 	struct dqr_status_counters c;
 	struct dqr_status_view v;
@@ -326,6 +351,20 @@ static void test_status_text(struct dqr_fabric *f)
 	CHECK(strstr(t, "failed_link:") == NULL);
 	CHECK(strstr(t, "unrouted_pairs") == NULL);
 	free(t);
+
+	/* the report under way, and with none */
+	v.tol = &under_way;
+	t = format(dqr_status_format, &v);
+	REQUIRE(t);
+	CHECK(strstr(t, "\nfault_tolerance: judging reconfiguration 5: 40 "
+		     "single faults (24 cables, 16 switches), 3 judged"));
+	CHECK(strstr(t, "fault_cuts_pairs") == NULL);
+	free(t);
+	v.tol = NULL;
+	t = format(dqr_status_format, &v);
+	REQUIRE(t);
+	CHECK(strstr(t, "\nfault_tolerance: not judged (tolerance_s=0"));
+	free(t);
 }
 
 static void test_prom(struct dqr_fabric *f)
@@ -344,6 +383,14 @@ static void test_prom(struct dqr_fabric *f)
 		"osmdqr_last_reconfiguration_timestamp_seconds "
 		"1795000000.000000\n",
 		"osmdqr_tables_verified 1\n",
+		"osmdqr_fast_reactions_total 3\n",
+		"osmdqr_fast_declined_total 1\n",
+		"osmdqr_tolerance_faults 176\n",
+		"osmdqr_tolerance_judged 176\n",
+		"osmdqr_tolerance_fate{fate=\"absorbed\"} 126\n",
+		"osmdqr_tolerance_fate{fate=\"drained\"} 48\n",
+		"osmdqr_tolerance_fate{fate=\"cut\"} 2\n",
+		"osmdqr_tolerance_cpu_seconds 0.250000\n",
 		"# TYPE osmdqr_reconfigurations_total counter\n",
 		"# TYPE osmdqr_tables_verified gauge\n",
 	};
@@ -356,7 +403,7 @@ static void test_prom(struct dqr_fabric *f)
 	t = format(dqr_status_format_prom, &v);
 	REQUIRE(t);
 	check_has(t, want, sizeof(want) / sizeof(want[0]));
-	CHECK_EQ(check_prom(t, label, sizeof(label)), 14);
+	CHECK_EQ(check_prom(t, label, sizeof(label)), 22);
 	/* the base label came through every escape and back */
 	CHECK(!strcmp(label, "up\"dn\\x\nq"));
 	CHECK(strstr(t, "base=\"up\\\"dn\\\\x\\nq\"} 1\n") != NULL);
@@ -372,9 +419,12 @@ static void test_prom(struct dqr_fabric *f)
 	memset(&c, 0, sizeof(c));
 	v.transition = 0;
 	v.verified = 0;
+	v.tol = NULL;
 	t = format(dqr_status_format_prom, &v);
 	REQUIRE(t);
-	CHECK_EQ(check_prom(t, NULL, 0), 12);
+	CHECK_EQ(check_prom(t, NULL, 0), 16);
+	CHECK(strstr(t, "\nosmdqr_tolerance_faults 0\n") != NULL);
+	CHECK(strstr(t, "osmdqr_tolerance_fate") == NULL);
 	CHECK(strstr(t, "osmdqr_reconfigurations_total{outcome=\"ok\"} 0\n"));
 	CHECK(strstr(t, "\nosmdqr_last_reaction_seconds ") == NULL);
 	CHECK(strstr(t, "\nosmdqr_transition_stage 0\n") != NULL);
