@@ -2,8 +2,8 @@
  * dqr_tolerance.c - the fault-tolerance report's thread (see
  * dqr_tolerance.h).
  *
- * The copy of DQR's state is taken under OpenSM's lock, shared (a few
- * copies of arrays: 4 ms on the 1,458-CA tree); the faults are then
+ * The copy of DQR's state is taken under OpenSM's lock, shared (copies
+ * of arrays: 13 ms on the 1,458-CA tree); the faults are then
  * tried on it with no lock held, one at a time, each on a copy of the
  * copy, so that what OpenSM's threads wait for never waits for the
  * walk.  The thread runs at nice 19 and stops at tolerance_s seconds

@@ -29,6 +29,17 @@ static int cable_up(const struct dqr_recon *r, const uint8_t *down,
 	       dqr_is_switch(f, f->ports[q].node);
 }
 
+static uint32_t gcd(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
 int dqr_tolerance_begin(const struct dqr_reactor *x, struct dqr_tolerance *t)
 {
 	const struct dqr_recon *r = &x->recon;
@@ -69,6 +80,11 @@ int dqr_tolerance_begin(const struct dqr_reactor *x, struct dqr_tolerance *t)
 		if (live[f->switches[i]])
 			t->faults[n++] = DQR_FAULT_SWITCH | f->switches[i];
 	t->num_faults = n;
+	/* a walk cut short still samples the whole fabric: the faults
+	 * in steps of about 0.618 n, coprime to n, visit each once */
+	t->stride = n ? (uint32_t)(n * 0.618) | 1 : 1;
+	while (n && gcd(t->stride, n) != 1)
+		t->stride += 2;
 	free(down);
 	free(live);
 	return 0;
@@ -81,34 +97,43 @@ static enum dqr_fault_fate fate_of(const struct dqr_what_if *w)
 	return w->drains ? DQR_FATE_DRAINED : DQR_FATE_ABSORBED;
 }
 
+/* The ports fault cuts into *ports (the caller frees it); -1 or count. */
+static int64_t fault_ports(const struct dqr_fabric *f, uint32_t fault,
+			   uint32_t **ports)
+{
+	uint32_t node = fault & ~DQR_FAULT_SWITCH;
+
+	if (!(fault & DQR_FAULT_SWITCH)) {
+		*ports = malloc(sizeof(uint32_t));
+		if (!*ports)
+			return -1;
+		(*ports)[0] = fault;
+		return 1;
+	}
+	*ports = malloc(sizeof(uint32_t) * (f->nodes[node].num_ports + 1));
+	if (!*ports)
+		return -1;
+	return dqr_what_if_node_ports(f, node, *ports);
+}
+
 int dqr_tolerance_next(const struct dqr_reactor *x, struct dqr_tolerance *t)
 {
-	const struct dqr_fabric *f = x->recon.ref;
-	uint32_t fault, *ports, n;
+	uint32_t fault, *ports = NULL;
 	struct dqr_reactor y;
 	struct dqr_what_if w;
 	enum dqr_fault_fate fate;
+	int64_t n;
 	int ret;
 
 	DQR_CHECK(t->judged < t->num_faults);
-	fault = t->faults[t->judged];
+	fault = t->faults[(uint64_t)t->judged * t->stride % t->num_faults];
+	n = fault_ports(x->recon.ref, fault, &ports);
+	if (n < 0)
+		return -1;
 	ret = dqr_reactor_clone(x, &y);
-	if (ret) {
-		dqr_reactor_release(&y);
-		return ret;
-	}
-	if (fault & DQR_FAULT_SWITCH) {
-		ports = malloc(sizeof(uint32_t) * (f->nodes[fault &
-				~DQR_FAULT_SWITCH].num_ports + 1));
-		n = ports ? dqr_what_if_node_ports(f, fault & ~DQR_FAULT_SWITCH,
-						   ports) : 0;
-	} else {
-		ports = malloc(sizeof(uint32_t));
-		if (ports)
-			ports[0] = fault;
-		n = 1;
-	}
-	ret = ports ? dqr_what_if(&y, ports, n, DQR_WHAT_IF_QUICK, &w) : -1;
+	if (ret)
+		goto out;
+	ret = dqr_what_if(&y, ports, (uint32_t)n, DQR_WHAT_IF_QUICK, &w);
 	if (!ret) {
 		fate = fate_of(&w);
 		t->fate[fate]++;
@@ -117,10 +142,10 @@ int dqr_tolerance_next(const struct dqr_reactor *x, struct dqr_tolerance *t)
 			t->cut[t->num_cut++] = fault;
 		t->judged++;
 	}
-	if (ports)
-		dqr_what_if_release(&w);
-	free(ports);
+	dqr_what_if_release(&w);
+out:
 	dqr_reactor_release(&y);
+	free(ports);
 	return ret;
 }
 

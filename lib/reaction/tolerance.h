@@ -36,7 +36,8 @@ struct dqr_tolerance {
 	/* cables by a switch port of the reference, then switches */
 	uint32_t *faults;
 	uint32_t num_faults, num_cables;
-	uint32_t judged;		/* faults tried so far, in order */
+	/* tried so far: faults[k * stride % num_faults] for k < judged */
+	uint32_t judged, stride;
 	uint32_t fate[DQR_FATE_NUM];	/* of those */
 	uint32_t quick;			/* proven where they changed alone */
 	uint32_t *cut;			/* the faults that cut, in order */
@@ -50,8 +51,9 @@ struct dqr_tolerance {
 int dqr_tolerance_begin(const struct dqr_reactor *x, struct dqr_tolerance *t);
 
 /*
- * Tries fault t->judged on a copy of x, which it leaves as it was, and
- * counts it.  0; 1 when x has no copy (dqr_reactor_clone()); -1 when
+ * Tries the next fault on a copy of x, which it leaves as it was, and
+ * counts it: in an order that spreads over the fabric, so that a walk
+ * cut short still samples all of it.  0; 1 when x has no copy (dqr_reactor_clone()); -1 when
  * out of memory.  Nothing is counted unless 0.
  */
 int dqr_tolerance_next(const struct dqr_reactor *x, struct dqr_tolerance *t);

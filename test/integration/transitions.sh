@@ -124,8 +124,8 @@ tolerance() {
 		"$(prom_sum osmdqr_tolerance_judged)" "$2"
 	it_expect_eq "osmdqr_tolerance_fate" \
 		"$(prom_sum osmdqr_tolerance_fate)" "$2"
-	it_expect_eq "INFO lines of the report" "$(it_count \
-		"dqr: fault tolerance of reconfiguration $1: $2 of $2")" 1
+	[ "$(it_count "dqr: fault tolerance of reconfiguration $1: $2 of $2")" \
+		-ge 1 ] || it_fail "no INFO line of the report"
 }
 
 # --- 1. OpenSM alone: its one-shot upload ------------------------------
