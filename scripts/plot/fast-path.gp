@@ -13,14 +13,14 @@ if (!exists("out")) out = "doc"
 # CAs, stock trap -> SUBNET UP, osm-dqr trap -> every CA pair
 # reachable, every PortInfo answered, the repair ready (ms)
 $leaf << EOD
-64 105 18.7 5.5 6.5
-648 455 48.2 17.4 29.5
-1458 2155 138 17 92
+64 116 17.8 13.2 14.2
+648 444 28.9 16.3 17.9
+1458 1649 96.4 10.7 32.4
 EOD
 $switch << EOD
-64 129 60.8
-648 894 342
-1458 2386 190
+64 117 46.3
+648 983 307
+1458 1495 154
 EOD
 
 set terminal svg size 720,440 dynamic font "sans,12"
