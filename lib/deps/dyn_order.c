@@ -667,6 +667,21 @@ static void *dup_array(const void *src, size_t size)
 	return p;
 }
 
+/* The searches' buffers, for n1 vertices (at least one); 0 or -1. */
+static int alloc_searches(struct dqr_dyn_order *d, size_t n1)
+{
+	d->seen = zeroed(n1 * sizeof(uint32_t));
+	d->fwd = malloc(sizeof(uint32_t) * n1);
+	d->bwd = malloc(sizeof(uint32_t) * n1);
+	d->merged = malloc(sizeof(uint32_t) * n1);
+	d->rv_in = calloc(n1, sizeof(uint32_t));
+	d->rv_out = calloc(n1, sizeof(uint32_t));
+	if (!d->seen || !d->fwd || !d->bwd || !d->merged || !d->rv_in ||
+	    !d->rv_out)
+		return -1;
+	return dyn_reach_new(d);
+}
+
 struct dqr_dyn_order *dqr_dyn_new(const struct dqr_cdg *g,
 				  const struct dqr_channel_list *cl)
 {
@@ -693,20 +708,12 @@ struct dqr_dyn_order *dqr_dyn_new(const struct dqr_cdg *g,
 	d->pred = dup_array(g->pred, sizeof(uint32_t) * m);
 	d->add_succ = malloc(sizeof(uint32_t) * n1);
 	d->add_pred = malloc(sizeof(uint32_t) * n1);
-	d->seen = zeroed(n1 * sizeof(uint32_t));
-	d->fwd = malloc(sizeof(uint32_t) * n1);
-	d->bwd = malloc(sizeof(uint32_t) * n1);
-	d->merged = malloc(sizeof(uint32_t) * n1);
-	d->rv_in = calloc(n1, sizeof(uint32_t));
-	d->rv_out = calloc(n1, sizeof(uint32_t));
 	d->win = malloc(sizeof(uint32_t) * n1);
 	d->bits = zeroed(n1 * sizeof(*d->bits));
-	if (dyn_reach_new(d) ||
-	    !d->win || !d->bits ||
+	if (alloc_searches(d, n1) || !d->win || !d->bits ||
 	    !d->pos || !d->order || !d->retired || !d->succ_off ||
 	    !d->pred_off || !d->succ || !d->pred || !d->add_succ ||
-	    !d->add_pred || !d->seen || !d->fwd || !d->bwd || !d->merged ||
-	    !d->rv_in || !d->rv_out) {
+	    !d->add_pred) {
 		dqr_dyn_free(d);
 		return NULL;
 	}
@@ -758,17 +765,10 @@ struct dqr_dyn_order *dqr_dyn_clone(const struct dqr_dyn_order *s)
 	d->add_pred = dup_array(s->add_pred, sizeof(uint32_t) * n1);
 	d->win = dup_array(s->win, sizeof(uint32_t) * n1);
 	d->bits = dup_array(s->bits, sizeof(*d->bits) * n1);
-	d->seen = zeroed(n1 * sizeof(uint32_t));
-	d->fwd = malloc(sizeof(uint32_t) * n1);
-	d->bwd = malloc(sizeof(uint32_t) * n1);
-	d->merged = malloc(sizeof(uint32_t) * n1);
-	d->rv_in = calloc(n1, sizeof(uint32_t));
-	d->rv_out = calloc(n1, sizeof(uint32_t));
-	if (dyn_reach_new(d) || !d->pos || !d->order || !d->retired ||
+	if (alloc_searches(d, n1) || !d->pos || !d->order || !d->retired ||
 	    !d->succ_off || !d->pred_off || !d->succ || !d->pred ||
 	    !d->edges || !d->add_succ || !d->add_pred || !d->win ||
-	    !d->bits || !d->seen || !d->fwd || !d->bwd || !d->merged ||
-	    !d->rv_in || !d->rv_out) {
+	    !d->bits) {
 		dqr_dyn_free(d);
 		return NULL;
 	}
