@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "reaction/reaction.h"
-#include "util/mem.h"
 
 int dqr_react_check_change(struct dqr_reactor *x,
 			   const struct dqr_fabric *proj,

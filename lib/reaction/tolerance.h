@@ -53,8 +53,9 @@ int dqr_tolerance_begin(const struct dqr_reactor *x, struct dqr_tolerance *t);
 /*
  * Tries the next fault on a copy of x, which it leaves as it was, and
  * counts it: in an order that spreads over the fabric, so that a walk
- * cut short still samples all of it.  0; 1 when x has no copy (dqr_reactor_clone()); -1 when
- * out of memory.  Nothing is counted unless 0.
+ * cut short still samples all of it.  0; 1 when x has no copy
+ * (dqr_reactor_clone()); -1 when out of memory.  Nothing is counted
+ * unless 0.
  */
 int dqr_tolerance_next(const struct dqr_reactor *x, struct dqr_tolerance *t);
 
