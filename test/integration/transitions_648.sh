@@ -6,4 +6,7 @@ HOST=ca-0300
 NEWLINK='"ca-0647"[1]'
 FAULT='"sw-L1-0000"[19]'
 DRAIN=100
+# 648 switch cables and 54 switches (NEWLINK is a CA's), then 647
+TOL_START=702
+TOL_FAULT=701
 . "$(dirname "$0")/transitions.sh"
