@@ -270,6 +270,19 @@ tally $? "--what-if all --data: not 176 rows of 9 columns, 12 lost" "$dat"
 expect 0 "176 survived .* 125 left entries without a legal route, 125 of" \
 	-- --fabric kary:4,3 --routing uturn --what-if all --qos \
 	--options "base=uturn stretch=1"
+# --load all-to-all: e-cube on the layers of the 3x3x3 torus loads
+# every channel alike (9 routes each); the states after each fault
+# follow, each one counted
+expect 0 "^load: after 0 faults: max 9.0 mean 9.00 (worst max 9, 1 states" \
+	-- --fabric torus:3x3x3 --torus-layers --runs 4 --faults 2 \
+	--load all-to-all
+expect 0 "^load: after 2 faults: max [0-9.]* mean [0-9.]* (worst max [0-9]*, 6 states, 0 pairs unrouted)" \
+	-- --fabric kary:4,3 --runs 6 --faults 2 --load all-to-all
+expect 0 "^load: after 0 faults: max 60.0 mean 54.00 " -- \
+	--fabric kary:4,3 --runs 2 --faults 1 --load all-to-all
+expect 2 "load takes all-to-all" -- --fabric kary:4,3 --load sideways
+expect 2 "load applies to the runs of faults" -- --fabric kary:4,3 \
+	--load all-to-all --what-if all
 # --what-if tolerance: the plugin's report, walked on copies as its
 # thread walks them, agrees with --what-if all fault by fault
 expect 0 "^tolerance: 176 single faults (128 cables, 48 switches), 176 judged: 128 absorbed at once, 48 after a drain, 0 cut pairs off" \

@@ -48,6 +48,7 @@ struct sim_opts {
 	int lash;			/* --lash: LASH's layers instead */
 	unsigned layer_moves;		/* --layer-moves: below this, or 0 */
 	int vl_layers;			/* re-routing layer on a second VL */
+	int load;			/* --load all-to-all */
 	int qos;			/* --qos: OpenSM programs SL2VL */
 	int stretch;			/* --stretch N, else -1 */
 	const char *data_path;
@@ -161,6 +162,14 @@ struct sim_topo {
 	int updn;		/* routed up*\/down*, not dimension order */
 };
 
+/* --load: the routes per channel of the states after k faults, summed */
+struct load_sum {
+	uint32_t states;
+	double max, mean;		/* sums over the states */
+	uint64_t worst;			/* the largest max */
+	uint64_t unrouted;		/* pairs no route delivered */
+};
+
 struct sim {
 	const struct sim_opts *o;
 	/* the reactor's options: the plugin's, and dqr-sim's own flags */
@@ -175,6 +184,7 @@ struct sim {
 	struct step_stats *steps;
 	struct step_stats start_step;	/* k = 0: the start tables */
 	struct ml_times mlt;
+	struct load_sum *loads;		/* --load: [k] after k faults */
 	uint32_t verify_failures;
 	uint32_t verify_failures_partial;	/* after a reported failure */
 	uint64_t states_verified;
@@ -419,6 +429,14 @@ int vlayers_sim(struct sim *s);
  * or file), -1 when out of memory.
  */
 int what_if(struct sim *s);
+
+/* --load (load.c): s->loads for faults + 1 steps, 0 or -1; the load of
+ * tables t on f counted at step k (nothing without --load), 0 or -1;
+ * the lines, after the table */
+int load_alloc(struct sim *s);
+int load_add(struct sim *s, unsigned k, const struct dqr_fabric *f,
+	     const struct dqr_lfts *t);
+void load_print(const struct sim *s);
 /* --what-if tolerance (tolerance.c): exit status, or -1 out of memory */
 int what_if_tolerance(struct sim *s);
 

@@ -117,6 +117,10 @@ static void usage(FILE *out)
 "output:\n"
 "  --json               one JSON object instead of the table\n"
 "  --data FILE          per-step table for gnuplot\n"
+"  --load all-to-all    the routes every switch-to-switch channel carries\n"
+"                       when every end port sends to every other: the\n"
+"                       start state's, then the mean and worst of the\n"
+"                       states in force after each fault\n"
 "benchmark:\n"
 "  --bench              time single faults from the start state instead\n"
 "  --trials N           faults the benchmark times (default 200)\n"
@@ -326,6 +330,11 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 	case 'O':
 		o->options_str = arg;
 		break;
+	case 'A':
+		if (strcmp(arg, "all-to-all"))
+			return bad_value(name, arg, "all-to-all");
+		o->load = 1;
+		break;
 	default:
 		return -1;
 	}
@@ -379,6 +388,8 @@ static int check_input_options(const struct sim_opts *o)
 		  "--what-if judges one start: no --runs, --trials or "
 		  "--verify, and --faults only with --what-if all or "
 		  "tolerance" },
+		{ o->load && (o->what_if || o->bench || o->soak || o->json),
+		  "--load applies to the runs of faults, in text" },
 		{ o->what_if && strcmp(o->what_if, "all") &&
 		  (o->data_path || o->ca_links),
 		  "--data and --ca-links apply to --what-if all only" },
@@ -438,6 +449,7 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		{ "soak", no_argument, NULL, 'K' },
 		{ "what-if", required_argument, NULL, 'W' },
 		{ "options", required_argument, NULL, 'O' },
+		{ "load", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -564,6 +576,7 @@ static int execute(struct sim *s)
 		print_json(s);
 	else
 		print_text(s);
+	load_print(s);
 	if (data && write_data(s, data, s->o->data_path))
 		return 2;
 	if (s->verify_failures)
@@ -593,5 +606,6 @@ int main(int argc, char **argv)
 	pristine_release(&s.p);
 	input_release(&s.in);
 	free(s.mlt.v);
+	free(s.loads);
 	return ret;
 }

@@ -112,6 +112,9 @@ static int judge_step(struct sim *s, const struct dqr_reactor *x,
 	/* on two layers, or in one that holds every connected entry */
 	ok = r->layer > 0 || (r->code == DQR_RECON_OK && r->layer == 0);
 	record_step(s, k, &r->res, ok, split);
+	if (ok && load_add(s, k + 1, proj, r->target ? r->target :
+			   x->recon.cur))
+		return -1;
 	st->ends_cut += ends_cut;
 	if (want_verify(s, run, !ok || k + 1 == s->o->faults)) {
 		v = verify_state(s, &x->recon, proj, prev,
@@ -251,7 +254,8 @@ int simulate(struct sim *s)
 	int ret = 0;
 
 	if (!cand || !parent ||
-	    steps_alloc(s, s->o->faults, s->o->runs) || start_step(s))
+	    steps_alloc(s, s->o->faults, s->o->runs) || start_step(s) ||
+	    load_alloc(s) || load_add(s, 0, s->p.ref, s->p.orig))
 		ret = -1;
 	for (run = 0; run < s->o->runs && !ret; run++)
 		ret = run_one(s, run, cand, parent);
