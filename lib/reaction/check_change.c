@@ -4,7 +4,6 @@
  * its upload, and the fault-tolerance walk's per fault, at the cost of
  * the routes the fault touched instead of the whole fabric's.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "reaction/reaction.h"
@@ -17,11 +16,6 @@ int dqr_react_check_change(struct dqr_reactor *x,
 			   struct dqr_change_report *rep)
 {
 	struct dqr_recon *rc = &x->recon;
-	const struct dqr_change *ch;
-	struct dqr_entry_ref *e;
-	struct dqr_change_set cs;
-	uint32_t n, i;
-	int ret;
 
 	memset(rep, 0, sizeof(*rep));
 	/*
@@ -39,26 +33,9 @@ int dqr_react_check_change(struct dqr_reactor *x,
 		if (!x->check)
 			return -1;
 	}
-	ch = dqr_reroute_changes(rc->rr, &n);
-	e = malloc(sizeof(*e) * (n + 1));
-	if (!e)
-		return -1;
-	for (i = 0; i < n; i++) {
-		e[i].sw = ch[i].sw;
-		e[i].lid = ch[i].lid;
-	}
-	memset(&cs, 0, sizeof(cs));
-	cs.from = held;
-	cs.to = rc->cur;
-	cs.entries = e;
-	cs.num_entries = n;
-	cs.cut = d->missing_ports;
-	cs.num_cut = d->num_missing_ports;
-	cs.pos = rc->cl->pos;
-	cs.num_pos = rc->cl->num_vertices;
-	ret = dqr_verify_change(x->check, proj, &cs, rep);
-	free(e);
-	if (ret)
+	if (dqr_recon_check_change(rc, x->check, proj, held,
+				   d->missing_ports, d->num_missing_ports,
+				   rep))
 		return -1;
 	return rep->ok;
 }

@@ -29,6 +29,7 @@
 #include "reroute/reroute.h"
 #include "vlayers/vlayers.h"
 #include "shape/grid_shape.h"
+#include "verify/verify.h"
 
 /*
  * What the last update found changed, by reference index, for the
@@ -122,6 +123,21 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 		     const struct dqr_topo_diff *d,
 		     const struct dqr_reroute_opts *o,
 		     struct dqr_recon_result *res);
+/*
+ * The last update's change on one layer (r->cl and r->rr, not a torus
+ * on virtual layers), judged where it changed with workspace w
+ * (dqr_change_check_new() of r->ref): verify.h's dqr_verify_change()
+ * over the entries the last reroute wrote, from held (the tables before
+ * the update) to r->cur on proj, with the switch ports the fault cut,
+ * against r's channel list.  rep->ok says whether that proves it.  0,
+ * or -1 when out of memory.
+ */
+int dqr_recon_check_change(const struct dqr_recon *r,
+			   struct dqr_change_check *w,
+			   const struct dqr_fabric *proj,
+			   const struct dqr_lfts *held, const uint32_t *cut,
+			   uint32_t num_cut, struct dqr_change_report *rep);
+
 /*
  * A copy of r in out that updates apart from it (the change of the last
  * update is not copied): what a fault would do, tried without touching

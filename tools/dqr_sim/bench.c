@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "fabric/topo_diff.h"
 #include "transition/transition.h"
@@ -55,8 +54,6 @@ struct bench_figs {
 	uint32_t plan_safe;	/* the planner found every stage safe */
 	uint32_t compared, agreed;	/* against dqr_verify, when sampled */
 	struct dqr_change_check *check;
-	struct dqr_entry_ref *entries;
-	uint32_t cap_entries;
 	struct dqr_plan_entry *plan_entries;
 	uint32_t cap_plan_entries;
 	uint32_t proved;	/* plans made by dqr_plan_proved */
@@ -69,7 +66,6 @@ static void bench_free(struct bench_figs *b)
 	for (i = 0; i < BF_NUM; i++)
 		free(b->v[i]);
 	dqr_change_check_free(b->check);
-	free(b->entries);
 	free(b->plan_entries);
 }
 
@@ -129,37 +125,6 @@ static int plan_change(struct bench_figs *b, struct dqr_recon *r,
 		return -1;
 	b->proved += one;
 	return one ? 0 : dqr_plan_build(proj, before, r->cur, plan, rep);
-}
-
-/* Verifies the update's change; -1 when out of memory. */
-static int check_change(struct bench_figs *b, const struct dqr_recon *r,
-			const struct dqr_fabric *proj,
-			const struct dqr_lfts *before,
-			const struct dqr_topo_diff *d,
-			struct dqr_change_report *vr)
-{
-	const struct dqr_change *ch;
-	struct dqr_change_set cs;
-	uint32_t n, i;
-
-	ch = dqr_reroute_changes(r->rr, &n);
-	if (dqr_grow((void **)&b->entries, &b->cap_entries, n + 1,
-		     sizeof(*b->entries), 256))
-		return -1;
-	for (i = 0; i < n; i++) {
-		b->entries[i].sw = ch[i].sw;
-		b->entries[i].lid = ch[i].lid;
-	}
-	memset(&cs, 0, sizeof(cs));
-	cs.from = before;
-	cs.to = r->cur;
-	cs.entries = b->entries;
-	cs.num_entries = n;
-	cs.cut = d->missing_ports;
-	cs.num_cut = d->num_missing_ports;
-	cs.pos = r->cl->pos;
-	cs.num_pos = r->cl->num_vertices;
-	return dqr_verify_change(b->check, proj, &cs, vr);
 }
 
 /* The whole verifier's verdict against the change's; -1 out of memory. */
@@ -227,7 +192,8 @@ static int bench_trial(struct sim *s, uint32_t trial, struct bench_figs *b,
 		goto out;
 	tt.plan = dqr_now_ms() - t0;
 	t0 = dqr_now_ms();
-	if (check_change(b, r, proj, before, &d, &vr))
+	if (dqr_recon_check_change(r, b->check, proj, before,
+				   d.missing_ports, d.num_missing_ports, &vr))
 		goto out;
 	tt.verify = dqr_now_ms() - t0;
 
@@ -264,15 +230,6 @@ out:
 	dqr_fabric_free(cur);
 	dqr_reactor_release(&x);
 	return ret;
-}
-
-static long peak_rss_kib(void)
-{
-	struct rusage u;
-
-	if (getrusage(RUSAGE_SELF, &u))
-		return 0;
-	return u.ru_maxrss;
 }
 
 static void print_dist_us(const char *label, struct dist d)
