@@ -197,19 +197,23 @@ static int walk(struct dqr_ctx *ctx)
 }
 
 /*
- * Waits (sync.lock held) for a settled state to be asked for, or ms to
- * pass (0: no limit); 1 when it is time to stop.
+ * Waits for a settled state to be asked for, or ms to pass (0: no
+ * limit); 1 when it is time to stop.
  */
 static int wait_wanted(struct dqr_tol_walk *w, double ms)
 {
 	struct timespec until = dqr_deadline(ms);
+	int quit;
 
+	pthread_mutex_lock(&w->sync.lock);
 	while (!atomic_load(&w->quit) && !w->wanted)
 		if (ms > 0 ? dqr_wait_until(&w->sync, &until) != 0 :
 		    pthread_cond_wait(&w->sync.cond, &w->sync.lock) != 0)
 			break;
 	w->wanted = 0;
-	return atomic_load(&w->quit);
+	quit = atomic_load(&w->quit);
+	pthread_mutex_unlock(&w->sync.lock);
+	return quit;
 }
 
 static void *walk_main(void *arg)
@@ -220,22 +224,12 @@ static void *walk_main(void *arg)
 	/* the lowest priority, this thread alone (Linux: a thread's own
 	 * nice value) */
 	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
-	pthread_mutex_lock(&w->sync.lock);
-	while (!wait_wanted(w, 0)) {
-		pthread_mutex_unlock(&w->sync.lock);
-		/* a pass, transition or fast reaction ends with no event of
-		 * its own here: look again every RETRY_MS */
-		while (walk(ctx)) {
-			pthread_mutex_lock(&w->sync.lock);
-			if (wait_wanted(w, RETRY_MS)) {
-				pthread_mutex_unlock(&w->sync.lock);
+	while (!wait_wanted(w, 0))
+		/* a pass, transition or fast reaction ends with no event
+		 * of its own here: look again every RETRY_MS */
+		while (walk(ctx))
+			if (wait_wanted(w, RETRY_MS))
 				return NULL;
-			}
-			pthread_mutex_unlock(&w->sync.lock);
-		}
-		pthread_mutex_lock(&w->sync.lock);
-	}
-	pthread_mutex_unlock(&w->sync.lock);
 	return NULL;
 }
 

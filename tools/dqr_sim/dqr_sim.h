@@ -302,6 +302,8 @@ int simulate(struct sim *s);
 
 /* figures.c */
 struct dist distribution(double *v, uint32_t n);
+/* The peak resident memory of this process so far, KiB (0: unknown). */
+long peak_rss_kib(void);
 struct dist overall(const struct sim *s, int total);
 struct dist ml_dist(const struct sim *s, int which);
 struct step_view step_view(const struct sim *s, unsigned k);

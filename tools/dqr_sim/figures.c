@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "dqr_sim.h"
 
@@ -12,6 +13,15 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+long peak_rss_kib(void)
+{
+	struct rusage u;
+
+	if (getrusage(RUSAGE_SELF, &u))
+		return 0;
+	return u.ru_maxrss;
 }
 
 /* Sorts v in place. */

@@ -4,34 +4,17 @@
  * state, walked as the plugin's thread walks it: one copy of the
  * reactor taken, every single fault tried on a copy of that copy.
  * What it costs (the copy, CPU per fault, peak memory) is what the
- * plugin's thread spends; --faults M stops after the first M faults and
- * says what all of them would take.
+ * plugin's thread spends; --faults M stops after M faults (in the walk's
+ * order, spread over the fabric) and says what all of them would take.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "reaction/tolerance.h"
 #include "util/timing.h"
 #include "dqr_sim.h"
-
-static long peak_rss_kib(void)
-{
-	struct rusage u;
-
-	if (getrusage(RUSAGE_SELF, &u))
-		return -1;
-	return u.ru_maxrss;
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 static void print_names(const struct dqr_fabric *f,
 			const struct dqr_tolerance *t)
@@ -50,6 +33,7 @@ int what_if_tolerance(struct sim *s)
 	struct dqr_tolerance t;
 	struct dqr_reactor x, y;
 	double t0, copy_ms, *ms = NULL, all = 0;
+	struct dist d;
 	uint32_t n, i;
 	int ret = -1;
 
@@ -79,7 +63,7 @@ int what_if_tolerance(struct sim *s)
 		ms[i] = dqr_now_ms() - t0;
 		all += ms[i];
 	}
-	qsort(ms, n, sizeof(double), cmp_dbl);
+	d = distribution(ms, n);
 	print_header(s, stdout);
 	printf("tolerance: %u single faults (%u cables, %u switches), %u "
 	       "judged: %u absorbed at once, %u after a drain, %u cut pairs "
@@ -92,8 +76,8 @@ int what_if_tolerance(struct sim *s)
 	       "whole)\n", t.quick, t.judged);
 	printf("cost: copy of the state %.2f ms; per fault median %.2f ms, "
 	       "worst %.2f ms; %u faults %.2f s, all %u about %.1f s; peak "
-	       "memory (RSS) %.1f MiB\n", copy_ms, n ? ms[n / 2] : 0.0,
-	       n ? ms[n - 1] : 0.0, n, all / 1e3, t.num_faults,
+	       "memory (RSS) %.1f MiB\n", copy_ms, d.median, d.max, n,
+	       all / 1e3, t.num_faults,
 	       n ? all / 1e3 * t.num_faults / n : 0.0,
 	       peak_rss_kib() / 1024.0);
 	ret = t.fate[DQR_FATE_CUT] ? 1 : 0;
