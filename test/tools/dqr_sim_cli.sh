@@ -283,6 +283,35 @@ expect 0 "^load: after 0 faults: max 60.0 mean 54.00 " -- \
 expect 2 "load takes all-to-all" -- --fabric kary:4,3 --load sideways
 expect 2 "load applies to the runs of faults" -- --fabric kary:4,3 \
 	--load all-to-all --what-if all
+# --intermediates: the IN paper's model.  Its Table 1 (3x3x3 torus,
+# minimal adaptive segments): 11 classes hold the 3,240 pairs of cables,
+# 2.5% of them need a second intermediate; Table 2's 3x3 torus: three
+# intermediates lose 2.33% of the sets of 6 cables (exit 1)
+expect 0 "^exhaustive 2 faults: 3240 combinations, 11 classes, 3240 tolerated" \
+	-- --fabric torus:3x3x3 --intermediates 3 --segments minimal \
+	--exhaustive 2
+expect 0 "^  not tolerated through at most 1: 2.5% 2: 0% 3: 0%" \
+	-- --fabric torus:3x3x3 --intermediates 3 --segments minimal \
+	--exhaustive 2
+expect 1 "^  not tolerated through at most 1: 96.49% 2: 40.24% 3: 2.327%" \
+	-- --fabric torus:3x3 --intermediates 3 --segments minimal \
+	--exhaustive 6
+# dimension order (the default): fewer symmetries, one path to keep
+expect 0 "^exhaustive 3 faults: 85320 combinations, 620 classes, 85320 tolerated" \
+	-- --fabric torus:3x3x3 --intermediates 1 --exhaustive 3
+expect 0 "^sampled 4 faults: 50 combinations, 50 classes, 50 tolerated" \
+	-- --fabric torus:4x4x4 --intermediates 2 --runs 50 --faults 4
+expect 2 "intermediates judges a generated mesh or torus" -- \
+	--fabric torus:3x3x3 --intermediates 2 --torus-layers
+expect 2 "intermediates on kary:4,3: not a mesh or torus" -- \
+	--fabric kary:4,3 --intermediates 2
+expect 2 "no --runs or --faults" -- --fabric torus:3x3 --intermediates 2 \
+	--exhaustive 2 --runs 3
+expect 2 "exhaustive and --segments apply to --intermediates" -- \
+	--fabric torus:3x3 --exhaustive 2
+expect 2 "0 .. 4" -- --fabric torus:3x3 --intermediates 5
+expect 2 "minimal or dor" -- --fabric torus:3x3 --intermediates 1 \
+	--segments adaptive
 # --what-if tolerance: the plugin's report, walked on copies as its
 # thread walks them, agrees with --what-if all fault by fault
 expect 0 "^tolerance: 176 single faults (128 cables, 48 switches), 176 judged: 128 absorbed at once, 48 after a drain, 0 cut pairs off" \

@@ -49,6 +49,11 @@ struct sim_opts {
 	unsigned layer_moves;		/* --layer-moves: below this, or 0 */
 	int vl_layers;			/* re-routing layer on a second VL */
 	int load;			/* --load all-to-all */
+	/* --intermediates N: the IN paper's model instead of DQR */
+	unsigned intermediates;
+	int intermediates_set;
+	unsigned exhaustive;		/* --exhaustive K, or 0: sampled */
+	int segments;			/* enum dqr_imed_segment */
 	int qos;			/* --qos: OpenSM programs SL2VL */
 	int stretch;			/* --stretch N, else -1 */
 	const char *data_path;
@@ -271,6 +276,9 @@ void pristine_release(struct pristine *p);
 int start(struct sim *s);
 int fresh_state(const struct sim *s, struct dqr_reactor *x,
 		struct dqr_fabric **cur);
+
+/* intermediate.c: the exit status */
+int imed_sim(const struct sim_opts *o);
 
 /* faults.c */
 uint64_t rng_stream(uint64_t seed, uint64_t stream, uint64_t index);

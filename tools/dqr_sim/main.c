@@ -44,6 +44,8 @@
 #include <string.h>
 
 #include "options/options.h"
+#include "routing/intermediate.h"
+#include "shape/grid_symmetry.h"
 #include "dqr_sim.h"
 
 #define MAX_FAULTS 1000
@@ -150,6 +152,18 @@ static void usage(FILE *out)
 "                       cut pairs off\n"
 "  --options STRING     the plugin's options (mode=, turns=, base=uturn,\n"
 "                       vl_layer=, stretch=, fallback=; see osmdqr(8))\n"
+"IN paper's model (generated meshes and tori; no DQR, no tables):\n"
+"  --intermediates N    judge random sets of link faults (--runs\n"
+"                       sequences of --faults) by the IN paper's routes\n"
+"                       through at most N (0..4) intermediate switches,\n"
+"                       one row per number of faults; exit 1 when a set\n"
+"                       leaves a connected pair without a route\n"
+"  --exhaustive K       instead, every set of up to K cables, one per\n"
+"                       class of sets alike under the grid's symmetries\n"
+"  --segments KIND      dor (default): each segment on its one\n"
+"                       dimension-order path, as InfiniBand's tables\n"
+"                       forward; minimal: none of its minimal paths may\n"
+"                       fail, the paper's adaptive routing\n"
 "  -h, --help           this text\n"
 "exit status: 0 done, 1 a verification failed (or a soak failure, or a\n"
 "what-if fault not survived) or DQR could not complete the start tables,\n"
@@ -336,6 +350,25 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 			return bad_value(name, arg, "all-to-all");
 		o->load = 1;
 		break;
+	case 'I':
+		if (parse_uint(arg, 0, DQR_IMED_MAX, &n))
+			return bad_value(name, arg, "0 .. 4");
+		o->intermediates = (unsigned)n;
+		o->intermediates_set = 1;
+		break;
+	case 'E':
+		if (parse_uint(arg, 1, DQR_FAULT_SET_MAX, &n))
+			return bad_value(name, arg, "1 .. 32");
+		o->exhaustive = (unsigned)n;
+		break;
+	case 'g':
+		if (!strcmp(arg, "minimal"))
+			o->segments = DQR_IMED_MINIMAL;
+		else if (!strcmp(arg, "dor"))
+			o->segments = DQR_IMED_DOR;
+		else
+			return bad_value(name, arg, "minimal or dor");
+		break;
 	default:
 		return -1;
 	}
@@ -405,6 +438,21 @@ static int check_input_options(const struct sim_opts *o)
 		  "--lash takes a generated mesh or torus (--fabric)" },
 		{ o->layer_moves && !o->vlayers,
 		  "--layer-moves applies to --torus-layers and --lash" },
+		{ (o->exhaustive || o->segments) && !o->intermediates_set,
+		  "--exhaustive and --segments apply to --intermediates" },
+		{ o->intermediates_set && (!o->spec || o->routing_set ||
+		  o->ca_links || o->unroute_sw || o->no_uturn_bias ||
+		  o->no_mesh_plugin || o->vlayers || o->layer_moves ||
+		  o->vl_layers || o->qos || o->stretch >= 0 || o->mode_set ||
+		  o->turns_set || o->verify != VERIFY_DEFAULT || o->json ||
+		  o->data_path || o->bench || o->trials_set || o->soak ||
+		  o->what_if || o->options_str || (o->load && o->exhaustive)),
+		  "--intermediates judges a generated mesh or torus (--fabric)"
+		  " by the IN paper's model: besides --exhaustive and "
+		  "--segments, only --runs, --faults, --seed and (without "
+		  "--exhaustive) --load apply" },
+		{ o->exhaustive && (o->runs_set || o->faults_set),
+		  "--exhaustive K tries every set: no --runs or --faults" },
 		{ o->vlayers && o->routing_set &&
 		  o->routing != DQR_REF_DOR_WRAP,
 		  "--torus-layers routes e-cube (--routing dor-wrap)" },
@@ -451,6 +499,9 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		{ "what-if", required_argument, NULL, 'W' },
 		{ "options", required_argument, NULL, 'O' },
 		{ "load", required_argument, NULL, 'A' },
+		{ "intermediates", required_argument, NULL, 'I' },
+		{ "exhaustive", required_argument, NULL, 'E' },
+		{ "segments", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -500,6 +551,8 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		o->faults = SOAK_EVENTS;
 	if (check_input_options(o))
 		return -1;
+	if (o->intermediates_set && !o->segments)
+		o->segments = DQR_IMED_DOR;
 	if (o->vlayers)
 		o->routing = DQR_REF_DOR_WRAP;
 	if (o->options_str) {
@@ -525,6 +578,8 @@ static int execute(struct sim *s)
 	FILE *data = NULL;
 	int ret;
 
+	if (s->o->intermediates_set)
+		return imed_sim(s->o);
 	if (load_input(s))
 		return 2;
 	if (scale_build(&s->sc, s->in.f, s->o->ca_links))
