@@ -158,7 +158,10 @@ static void routes_to(struct dqr_imed *im, uint32_t d, unsigned max)
 			const uint16_t *dx = im->dist + (size_t)x * im->n;
 			unsigned best = prev[x], bvia = pvia[x];
 
-			for (w = 0; w < im->words; w++) {
+			/* shortest already, through the fewest: more
+			 * intermediates cannot do better (most switches) */
+			for (w = best == dx[d] ? im->words : 0; w < im->words;
+			     w++) {
 				uint64_t bits = row[w];
 
 				while (bits) {
