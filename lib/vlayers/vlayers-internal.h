@@ -54,6 +54,14 @@ struct dqr_vlayers {
 	/* whether a switch's route arrives, known where arr[sw] == agen */
 	uint32_t *arr, agen;
 	uint8_t *arr_val;
+	/* the IN paper's routes as the first repair (vlayers_imed.c): the
+	 * intermediates a route may take (0: off), the model, made by the
+	 * first repair that wants it (imed_tried), and what releases it
+	 * (set by its maker: vlayers.c stays below vlayers_imed.c) */
+	struct dqr_vlayers_imed *imed;
+	void (*imed_release)(struct dqr_vlayers_imed *imed);
+	unsigned imed_max;
+	int imed_tried;
 	struct dqr_vlayers_stats st;
 };
 
@@ -128,6 +136,19 @@ int dqr_vlayers_lay_path(struct dqr_vlayers *tl,
 			 uint32_t dst, uint32_t owner,
 			 struct dqr_vlayers_undo *u);
 
+/* vlayers_search.c: a new generation of marks in m (cut or vis). */
+uint32_t dqr_vlayers_next_gen(uint32_t *m, uint32_t *gen, uint32_t num);
+
+/*
+ * vlayers_search.c: 1 when sw's route to lid in t arrives at its owner.
+ * Remembered per switch while tl->agen stands (arr[] == agen: known;
+ * arr_val[]), so that each switch's route is walked once: O(switches)
+ * per DLID.
+ */
+int dqr_vlayers_arrives(struct dqr_vlayers *tl, const struct dqr_fabric *f,
+			const struct dqr_lfts *t, uint32_t sw, uint32_t lid,
+			uint32_t dst, uint32_t owner);
+
 /*
  * vlayers_search.c: the topology-agnostic search for lid, whose route from
  * switch a is broken and which the mesh plug-in could not bypass.  1
@@ -169,5 +190,25 @@ int dqr_vlayers_lay_moved(struct dqr_vlayers *tl,
 			  uint32_t dst, uint32_t owner, unsigned l,
 			  const uint32_t *lids, uint32_t num_lids,
 			  struct dqr_vlayers_undo *u);
+
+/*
+ * vlayers_imed.c: a repair starts: when tl->imed_max asks for them, the
+ * model of tl's grid (made the first time; none when the grid mixes
+ * rings and lines or has over 2,048 switches) judges the cables f
+ * lacks, seeded with t's loads.  0, or -1 no memory.
+ */
+int dqr_vlayers_imed_begin(struct dqr_vlayers *tl,
+			   const struct dqr_fabric *f,
+			   const struct dqr_lfts *t);
+
+/*
+ * vlayers_imed.c: lid's route broke at switch a: the model's chain from
+ * a, laid up to the first switch not cut off with a.  1 laid, 0 not
+ * (no model, no chain, it does not fit), -1 no memory.
+ */
+int dqr_vlayers_imed_lid(struct dqr_vlayers *tl,
+			 const struct dqr_fabric *f, struct dqr_lfts *t,
+			 uint32_t a, uint32_t lid, uint32_t dst,
+			 uint32_t owner, struct dqr_vlayers_undo *u);
 
 #endif

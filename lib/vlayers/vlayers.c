@@ -7,6 +7,7 @@
 
 #include "deps/dyn_order.h"
 #include "deps/vlayer_deps.h"
+#include "routing/intermediate.h"
 #include "vlayers/vlayers-internal.h"
 #include "routes/route_walk.h"
 #include "util/errmsg.h"
@@ -114,6 +115,11 @@ void dqr_vlayers_allow_moves(struct dqr_vlayers *tl,
 {
 	tl->max_layers = max_layers > DQR_VLAYERS_MAX ?
 			 DQR_VLAYERS_MAX : max_layers;
+}
+
+void dqr_vlayers_allow_intermediates(struct dqr_vlayers *tl, unsigned max)
+{
+	tl->imed_max = max > DQR_IMED_MAX ? DQR_IMED_MAX : max;
 }
 
 uint64_t dqr_vlayers_moved(const struct dqr_vlayers *tl)
@@ -560,8 +566,10 @@ int dqr_vlayers_new_like(const struct dqr_vlayers *like,
 				       errlen);
 	else
 		r = dqr_vlayers_new(f, g, t, out, err, errlen);
-	if (!r)
+	if (!r) {
 		dqr_vlayers_allow_moves(*out, like->max_layers);
+		(*out)->imed_max = like->imed_max;
+	}
 	return r;
 }
 
@@ -606,6 +614,8 @@ void dqr_vlayers_free(struct dqr_vlayers *tl)
 	free(tl->sl_tab);
 	free(tl->mv_key);
 	free(tl->mv_sl);
+	if (tl->imed)
+		tl->imed_release(tl->imed);
 	free(tl);
 }
 

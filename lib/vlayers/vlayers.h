@@ -88,6 +88,7 @@ struct dqr_vlayers_stats {
 	uint32_t links_searched;	/* of those, some DLIDs by the search */
 	uint32_t lids_searched;		/* DLIDs the search laid */
 	uint32_t lids_moved;		/* of those, with routes moved */
+	uint32_t lids_intermediate;	/* laid by the IN paper's routes */
 	uint64_t pairs_moved;		/* switch pairs whose SL changed */
 	uint32_t turns;			/* dependencies added */
 	uint32_t reorders;		/* of those, after a reorder */
@@ -180,6 +181,17 @@ uint8_t dqr_vlayers_base_sl(const struct dqr_vlayers *tl,
  */
 void dqr_vlayers_allow_moves(struct dqr_vlayers *tl,
 			     unsigned max_layers);
+/*
+ * Lets a repair try the IN paper's routes first (vlayers_imed.c): each
+ * DLID over a dead link gets its own chain of dimension-order segments
+ * through at most max (1 to 4) intermediate switches, laid in the
+ * routes' own layers, before the plug-in's local path; 0 (the default)
+ * turns it off.  Kept by dqr_vlayers_new_like().  A grid whose
+ * dimensions mix rings and lines, or of over 2,048 switches, has no
+ * model: its repairs go without (stats.lids_intermediate stays 0).
+ */
+void dqr_vlayers_allow_intermediates(struct dqr_vlayers *tl, unsigned max);
+
 /* The pairs of switches whose SL a move changed: O(moves). */
 uint64_t dqr_vlayers_moved(const struct dqr_vlayers *tl);
 

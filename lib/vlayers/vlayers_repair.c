@@ -209,6 +209,22 @@ static int bypass(struct dqr_vlayers *tl, const struct dqr_fabric *f,
 
 	for (j = k + 1; j < tl->n.ndims; j++)
 		lk.high |= (uint8_t)tl->ring_bit[j];
+	/* the IN paper's chains first, each DLID its own (vlayers_imed.c) */
+	for (lid = 1; r >= 0 && tl->imed && tl->imed_max &&
+	     lid < t->lid_count; lid++) {
+		dst = dqr_vlayers_owner_switch(f, lid, &owner);
+		dir = dst == DQR_NONE ? -1 : lid_over(t, &lk, lid);
+		if (dir >= 0 && switch_cabled(f, dst) &&
+		    switch_cabled(f, dir ? b : a))
+			r = dqr_vlayers_imed_lid(tl, f, t, dir ? b : a, lid,
+						 dst, owner, &u);
+	}
+	if (r < 0) {
+		free(u.e);
+		free(u.sl);
+		return -1;
+	}
+	r = 0;
 	for (lid = 1; lid < t->lid_count; lid++) {
 		dst = dqr_vlayers_owner_switch(f, lid, &owner);
 		dir = dst == DQR_NONE ? -1 : lid_over(t, &lk, lid);
@@ -318,7 +334,7 @@ int dqr_vlayers_repair(struct dqr_vlayers *tl,
 
 	tl->st = (struct dqr_vlayers_stats){ 0 };
 	if (!tl->cl || f->num_switches != tl->n.num_switches ||
-	    retire_dead(tl, f) ||
+	    retire_dead(tl, f) || dqr_vlayers_imed_begin(tl, f, t) ||
 	    dqr_local_path_each_dead(&tl->n, f, t, torus_link, &x))
 		return -1;
 	*st = tl->st;

@@ -36,8 +36,7 @@
 /* first hops tried: a torus switch has 6 grid cables at the most */
 #define DQR_TORUS_SEARCH_HOPS 8
 
-/* A new generation of marks in m (cut or vis). */
-static uint32_t next_gen(uint32_t *m, uint32_t *gen, uint32_t num)
+uint32_t dqr_vlayers_next_gen(uint32_t *m, uint32_t *gen, uint32_t num)
 {
 	if (++*gen)
 		return *gen;
@@ -65,14 +64,9 @@ static int delivers(const struct dqr_fabric *f, const struct dqr_lfts *t,
 	       owner;
 }
 
-/*
- * 1 when sw's route to lid in t arrives at its owner.  Remembered per
- * switch for the search's tables (arr[] == agen: known; arr_val[]), so
- * that each switch's route is walked once: O(switches) per DLID.
- */
-static int arrives(struct dqr_vlayers *tl, const struct dqr_fabric *f,
-		   const struct dqr_lfts *t, uint32_t sw, uint32_t lid,
-		   uint32_t dst, uint32_t owner)
+int dqr_vlayers_arrives(struct dqr_vlayers *tl, const struct dqr_fabric *f,
+			const struct dqr_lfts *t, uint32_t sw, uint32_t lid,
+			uint32_t dst, uint32_t owner)
 {
 	uint32_t top = 0, x = sw, ch, g = tl->agen;
 	uint8_t v = 0;
@@ -109,7 +103,8 @@ static unsigned bfs_ends(struct dqr_vlayers *tl,
 			 uint32_t a, unsigned pn, uint32_t lid, uint32_t dst,
 			 uint32_t owner, uint32_t *ends, unsigned max)
 {
-	uint32_t g = next_gen(tl->vis, &tl->vgen, tl->n.num_switches);
+	uint32_t g = dqr_vlayers_next_gen(tl->vis, &tl->vgen,
+					  tl->n.num_switches);
 	uint32_t head = 0, tail = 0, x, z, node;
 	unsigned qn, n = 0;
 
@@ -124,7 +119,7 @@ static unsigned bfs_ends(struct dqr_vlayers *tl,
 	while (head < tail && n < max) {
 		x = tl->queue[head++];
 		if (tl->cut[x] != tl->cgen &&
-		    arrives(tl, f, t, x, lid, dst, owner))
+		    dqr_vlayers_arrives(tl, f, t, x, lid, dst, owner))
 			ends[n++] = x;
 		node = f->switches[x];
 		dqr_for_each_linked_port(f, node, qn) {
@@ -242,8 +237,9 @@ int dqr_vlayers_search_lid(struct dqr_vlayers *tl,
 
 	/* a and what routes through it: cut off with the route */
 	dqr_vlayers_upstream(tl, f, t, lid, dst, a, tl->cut,
-			     next_gen(tl->cut, &tl->cgen, tl->n.num_switches));
-	next_gen(tl->arr, &tl->agen, tl->n.num_switches);
+			     dqr_vlayers_next_gen(tl->cut, &tl->cgen,
+						  tl->n.num_switches));
+	dqr_vlayers_next_gen(tl->arr, &tl->agen, tl->n.num_switches);
 	dqr_for_each_linked_port(f, node, pn) {
 		if (dqr_peer_switch(f, dqr_port_index(f, node, pn)) ==
 		    DQR_NONE)

@@ -301,8 +301,17 @@ expect 0 "^exhaustive 3 faults: 85320 combinations, 620 classes, 85320 tolerated
 	-- --fabric torus:3x3x3 --intermediates 1 --exhaustive 3
 expect 0 "^sampled 4 faults: 50 combinations, 50 classes, 50 tolerated" \
 	-- --fabric torus:4x4x4 --intermediates 2 --runs 50 --faults 4
+# with --torus-layers, the repair tries the model's chains first: they
+# lay DLIDs, and every state and stage union verifies (exit 0)
+expect 0 "DLIDs laid by them" -- --fabric torus:6x6 --torus-layers \
+	--layer-moves --intermediates 2 --runs 20 --faults 6
+expect 0 "^verification: 120 states checked, 0 failed; [0-9]* stage unions replayed, 0 failed" \
+	-- --fabric torus:6x6 --torus-layers --layer-moves --intermediates 2 \
+	--runs 20 --faults 6
+expect 2 "the repair's: no --exhaustive or --segments" -- \
+	--fabric torus:3x3x3 --intermediates 2 --torus-layers --exhaustive 2
 expect 2 "intermediates judges a generated mesh or torus" -- \
-	--fabric torus:3x3x3 --intermediates 2 --torus-layers
+	--fabric torus:3x3x3 --intermediates 2 --qos
 expect 2 "intermediates on kary:4,3: not a mesh or torus" -- \
 	--fabric kary:4,3 --intermediates 2
 expect 2 "no --runs or --faults" -- --fabric torus:3x3 --intermediates 2 \

@@ -158,6 +158,9 @@ static void usage(FILE *out)
 "                       through at most N (0..4) intermediate switches,\n"
 "                       one row per number of faults; exit 1 when a set\n"
 "                       leaves a connected pair without a route\n"
+"                       with --torus-layers: DQR's repair tries\n"
+"                       those routes first, each DLID its own, in its\n"
+"                       routes' layers (the plugin's intermediates=N)\n"
 "  --exhaustive K       instead, every set of up to K cables, one per\n"
 "                       class of sets alike under the grid's symmetries\n"
 "  --segments KIND      dor (default): each segment on its one\n"
@@ -440,9 +443,14 @@ static int check_input_options(const struct sim_opts *o)
 		  "--layer-moves applies to --torus-layers and --lash" },
 		{ (o->exhaustive || o->segments) && !o->intermediates_set,
 		  "--exhaustive and --segments apply to --intermediates" },
-		{ o->intermediates_set && (!o->spec || o->routing_set ||
+		{ o->vlayers && o->intermediates_set &&
+		  (o->exhaustive || o->segments),
+		  "with --torus-layers, --intermediates N is the repair's: no "
+		  "--exhaustive or --segments" },
+		{ o->intermediates_set && !o->vlayers && (!o->spec ||
+		  o->routing_set ||
 		  o->ca_links || o->unroute_sw || o->no_uturn_bias ||
-		  o->no_mesh_plugin || o->vlayers || o->layer_moves ||
+		  o->no_mesh_plugin || o->layer_moves ||
 		  o->vl_layers || o->qos || o->stretch >= 0 || o->mode_set ||
 		  o->turns_set || o->verify != VERIFY_DEFAULT || o->json ||
 		  o->data_path || o->bench || o->trials_set || o->soak ||
@@ -551,7 +559,7 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		o->faults = SOAK_EVENTS;
 	if (check_input_options(o))
 		return -1;
-	if (o->intermediates_set && !o->segments)
+	if (o->intermediates_set && !o->vlayers && !o->segments)
 		o->segments = DQR_IMED_DOR;
 	if (o->vlayers)
 		o->routing = DQR_REF_DOR_WRAP;
@@ -578,7 +586,7 @@ static int execute(struct sim *s)
 	FILE *data = NULL;
 	int ret;
 
-	if (s->o->intermediates_set)
+	if (s->o->intermediates_set && !s->o->vlayers)
 		return imed_sim(s->o);
 	if (load_input(s))
 		return 2;

@@ -148,6 +148,8 @@ int sim_vlayers_new(const struct sim *s, const struct dqr_grid *g,
 					 errlen);
 	if (!r)
 		dqr_vlayers_allow_moves(*tl, s->o->layer_moves);
+	if (!r)
+		dqr_vlayers_allow_intermediates(*tl, s->o->intermediates);
 	return r;
 }
 

@@ -37,6 +37,7 @@ struct torus_run {
 	/* transitions: how each was planned, and their stage unions */
 	uint64_t planned, proved, withdrawn, unsafe, stages, drains;
 	uint64_t unions, unions_bad;
+	uint64_t lids_intermediate;	/* DLIDs the IN paper's routes laid */
 	uint32_t max_stages;
 	double plan_ms, verify_ms;
 	struct dqr_plan plan;
@@ -135,6 +136,7 @@ static int one_fault(struct torus_run *tr, struct dqr_reactor *x,
 	st->reached++;
 	st->changed += ts->changed;
 	st->moved += ts->lids_moved != 0;
+	tr->lids_intermediate += ts->lids_intermediate;
 	st->pairs_moved += ts->pairs_moved;
 	tr->max_layers = dqr_vlayers_count(tl) > tr->max_layers ?
 			 dqr_vlayers_count(tl) : tr->max_layers;
@@ -202,6 +204,11 @@ static void print_table(const struct torus_run *tr, unsigned layers,
 		printf("  where no path fits the routes' own layers, they "
 		       "move to another layer below %u: %u in use at the "
 		       "most\n", s->o->layer_moves, tr->max_layers);
+	if (s->o->intermediates)
+		printf("  the IN paper's routes through at most %u "
+		       "intermediate switches first: %" PRIu64 " DLIDs laid "
+		       "by them\n", s->o->intermediates,
+		       tr->lids_intermediate);
 	printf("fault  P(ok)   ok/reached  bypassed  entries/fault  "
 	       "repair us%s\n", s->o->layer_moves ? "  moved  SLs/fault" :
 	       "");

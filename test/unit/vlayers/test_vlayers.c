@@ -15,7 +15,10 @@
  * accepted; local paths at a border and their patches; tori with rings
  * of 4, routed on the grid the recogniser reads; with moves allowed,
  * every fault LASH's or e-cube's own layers cannot hold is repaired
- * with routes moved to another layer, and the SLs answered say so.
+ * with routes moved to another layer, and the SLs answered say so; with
+ * the IN paper's routes first (vlayers_imed.c), every state of a run of
+ * faults verifies and the busiest channel stays below the plug-in's
+ * alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +30,7 @@
 #include "fabric/topo_gen.h"
 #include "mesh/local_path.h"
 #include "vlayers/vlayers.h"
+#include "routes/route_load.h"
 #include "routes/route_walk.h"
 #include "routing/grid_route.h"
 #include "routing/lash_vlayers.h"
@@ -908,6 +912,75 @@ static void test_ecube_moves(const char *spec, unsigned samples)
 	gen_world_close(&w);
 }
 
+/*
+ * 7.  The IN paper's routes first: runs of faults repaired twice, with and
+ * without them, moves allowed in both.  Every state verifies; the chains
+ * take DLIDs; the busiest channels, summed over the states, stay below
+ * those the plug-in's local paths leave.
+ */
+static void test_intermediates(const char *spec, unsigned runs,
+			       unsigned faults)
+{
+	struct dqr_vlayers_verdict v;
+	struct dqr_vlayers_stats st;
+	struct dqr_vlayers *tl[2];
+	struct dqr_route_load ld;
+	struct dqr_fabric *p;
+	struct dqr_lfts *t[2];
+	struct gen_world w;
+	uint64_t rng = 20261129, busiest[2] = { 0, 0 }, laid = 0;
+	uint32_t cut[16];
+	unsigned run, k, m, i;
+
+	gen_world_open(&w, spec, DQR_REF_DOR_WRAP);
+	REQUIRE(faults <= 16 && faults < w.num_links);
+	for (run = 0; run < runs; run++) {
+		for (k = 0; k < faults; k++) {
+			do {
+				cut[k] = w.links[rng_next(&rng) % w.num_links];
+				for (i = 0; i < k && cut[i] != cut[k]; i++)
+					;
+			} while (i < k);
+		}
+		for (m = 0; m < 2; m++) {
+			tl[m] = layers_of(&w, w.t);
+			dqr_vlayers_allow_moves(tl[m], 8);
+			dqr_vlayers_allow_intermediates(tl[m], m ? 0 : 2);
+			t[m] = dqr_lfts_clone(w.t);
+			REQUIRE(t[m]);
+		}
+		for (k = 0; k < faults; k++) {
+			p = cut_cables(w.f, cut, k + 1, NULL);
+			for (m = 0; m < 2; m++) {
+				REQUIRE(dqr_vlayers_repair(tl[m], p, t[m],
+							   &st) >= 0);
+				laid += m ? 0 : st.lids_intermediate;
+				REQUIRE(dqr_vlayers_verify(tl[m], p, t[m],
+							   &v) == 0);
+				CHECK(v.acyclic);
+				CHECK_EQ(v.unreachable, 0);
+				REQUIRE(dqr_route_load(p, t[m], &ld, NULL) ==
+					0);
+				busiest[m] += ld.max;
+			}
+			dqr_fabric_free(p);
+		}
+		for (m = 0; m < 2; m++) {
+			dqr_lfts_free(t[m]);
+			dqr_vlayers_free(tl[m]);
+		}
+	}
+	CHECK(laid > 0);
+	CHECK(busiest[0] < busiest[1]);
+	printf("%s, %u runs of %u faults: the IN paper's routes laid %llu "
+	       "DLIDs; busiest channel %.1f on average, %.1f with the "
+	       "plug-in alone\n", spec, runs, faults,
+	       (unsigned long long)laid,
+	       (double)busiest[0] / (runs * faults),
+	       (double)busiest[1] / (runs * faults));
+	gen_world_close(&w);
+}
+
 int main(void)
 {
 	static const char *const tori[] = {
@@ -939,5 +1012,7 @@ int main(void)
 	test_lash_moves("torus:5x5", 8);
 	test_lash_moves("torus:7x5", 4);
 	test_ecube_moves("torus:5x5", 300);
+	test_intermediates("torus:6x6", 20, 6);
+	test_intermediates("torus:4x4x3", 10, 5);
 	return unit_finish();
 }
