@@ -18,6 +18,7 @@
 #include "vlayers/vlayers.h"
 #include "reroute/reroute.h"
 #include "ftree/rerouting_layer.h"
+#include "routes/route_load.h"
 #include "routing/ref_routing.h"
 
 #define PROG "dqr-sim"
@@ -446,6 +447,8 @@ int what_if(struct sim *s);
 int load_alloc(struct sim *s);
 int load_add(struct sim *s, unsigned k, const struct dqr_fabric *f,
 	     const struct dqr_lfts *t);
+/* One state's load into ls. */
+void load_sum_add(struct load_sum *ls, const struct dqr_route_load *ld);
 void load_print(const struct sim *s);
 /* --what-if tolerance (tolerance.c): exit status, or -1 out of memory */
 int what_if_tolerance(struct sim *s);

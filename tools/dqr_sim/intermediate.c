@@ -35,9 +35,7 @@ struct imed_row {
 
 /* --load: the tables of the routes, per number of faults */
 struct imed_tables_row {
-	uint32_t states;
-	double max, mean;		/* sums over the states */
-	uint64_t worst, unrouted;
+	struct load_sum load;
 	unsigned layers_max;		/* LASH's, the most of a state */
 	double layers;			/* summed */
 	uint32_t no_fit;		/* states LASH could not fit in 8 */
@@ -163,12 +161,7 @@ static int tables_add(struct imed_run *r, const struct dqr_fabric *f,
 		dqr_lfts_free(t);
 		return -1;
 	}
-	row->states++;
-	row->max += (double)ld.max;
-	row->mean += ld.mean;
-	if (ld.max > row->worst)
-		row->worst = ld.max;
-	row->unrouted += ld.unrouted;
+	load_sum_add(&row->load, &ld);
 	if (dqr_lash_vlayers(f, t, IMED_LASH_LAYERS, sl, &layers, err,
 			     sizeof(err))) {
 		row->no_fit++;
@@ -221,15 +214,16 @@ static void tables_print(const struct imed_run *r)
 	       "needs for them\n");
 	for (k = 0; k <= r->o->faults; k++) {
 		const struct imed_tables_row *w = &r->tab[k];
-		uint32_t fit = w->states - w->no_fit;
+		const struct load_sum *ls = &w->load;
+		uint32_t fit = ls->states - w->no_fit;
 
-		if (!w->states)
+		if (!ls->states)
 			continue;
 		printf("load: after %u faults: max %.1f mean %.2f (worst max %"
 		       PRIu64 ", %u states, %" PRIu64 " pairs unrouted); "
 		       "layers: mean %.2f max %u, %u states over %u\n", k,
-		       w->max / w->states, w->mean / w->states, w->worst,
-		       w->states, w->unrouted, fit ? w->layers / fit : 0.0,
+		       ls->max / ls->states, ls->mean / ls->states, ls->worst,
+		       ls->states, ls->unrouted, fit ? w->layers / fit : 0.0,
 		       w->layers_max, w->no_fit, IMED_LASH_LAYERS);
 	}
 }

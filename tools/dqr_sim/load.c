@@ -23,21 +23,24 @@ int load_alloc(struct sim *s)
 int load_add(struct sim *s, unsigned k, const struct dqr_fabric *f,
 	     const struct dqr_lfts *t)
 {
-	struct load_sum *ls;
 	struct dqr_route_load ld;
 
 	if (!s->loads)
 		return 0;
 	if (dqr_route_load(f, t, &ld, NULL))
 		return -1;
-	ls = &s->loads[k];
-	ls->states++;
-	ls->max += (double)ld.max;
-	ls->mean += ld.mean;
-	if (ld.max > ls->worst)
-		ls->worst = ld.max;
-	ls->unrouted += ld.unrouted;
+	load_sum_add(&s->loads[k], &ld);
 	return 0;
+}
+
+void load_sum_add(struct load_sum *ls, const struct dqr_route_load *ld)
+{
+	ls->states++;
+	ls->max += (double)ld->max;
+	ls->mean += ld->mean;
+	if (ld->max > ls->worst)
+		ls->worst = ld->max;
+	ls->unrouted += ld->unrouted;
 }
 
 void load_print(const struct sim *s)
