@@ -184,6 +184,16 @@ static void say_conflicts(osm_opensm_t *osm, const struct dqr_options *o)
 		conflict(osm, 1, "layer_moves=on needs routes on virtual "
 			 "layers, which qos FALSE rules out (OpenSM programs "
 			 "SL2VL tables only with 'qos TRUE'): ignored");
+	if (o->intermediates && !so->qos)
+		conflict(osm, 1, "intermediates=%u needs routes on virtual "
+			 "layers, which qos FALSE rules out (OpenSM programs "
+			 "SL2VL tables only with 'qos TRUE'): ignored",
+			 o->intermediates);
+	else if (o->intermediates && !o->layer_moves)
+		conflict(osm, 1, "intermediates=%u needs layer_moves=on: "
+			 "without a VL to move later repairs to, the IN "
+			 "paper's routes take the room they need: ignored",
+			 o->intermediates);
 	if (given(str, "mesh_routing") && o->base != DQR_BASE_AUTO)
 		conflict(osm, 1, "mesh_routing=%s applies to base=auto on a "
 			 "mesh or a torus routed as one (lib's routing of "

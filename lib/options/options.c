@@ -69,6 +69,7 @@ static const struct dqr_opt_spec dqr_option_table[] = {
 	OPTION(layer_moves, DQR_OPT_BOOL, NULL, 0),
 	OPTION(fast_path, DQR_OPT_BOOL, NULL, 0),
 	OPTION(tolerance_s, DQR_OPT_UINT, NULL, DQR_TOLERANCE_S_MAX),
+	OPTION(intermediates, DQR_OPT_UINT, NULL, DQR_INTERMEDIATES_MAX),
 };
 
 #undef OPTION
@@ -124,7 +125,7 @@ void dqr_options_format(const struct dqr_options *o, char *buf, size_t len)
 	snprintf(buf, len, "base=%s verify=%s mode=%s turns=%s fallback=%s "
 		 "transition=%s drain_ms=%s vl_layer=%s stretch=%s "
 		 "budget_ms=%s budget_mb=%s mesh_routing=%s layer_moves=%s "
-		 "fast_path=%s tolerance_s=%u",
+		 "fast_path=%s tolerance_s=%u intermediates=%u",
 		 dqr_base_engine_name(o->base), o->verify ? "on" : "off",
 		 dqr_mode_names[o->mode], dqr_turns_names[o->turns],
 		 dqr_fallback_names[o->fallback],
@@ -135,7 +136,7 @@ void dqr_options_format(const struct dqr_options *o, char *buf, size_t len)
 		 uint_auto(o->budget_mb, mb, sizeof(mb)),
 		 dqr_mesh_routing_names[o->mesh_routing],
 		 o->layer_moves ? "on" : "off", o->fast_path ? "on" : "off",
-		 o->tolerance_s);
+		 o->tolerance_s, o->intermediates);
 }
 
 /* ------------------------------------------------------------------ */

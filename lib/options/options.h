@@ -142,15 +142,23 @@ struct dqr_options {
 	 * copy of each settled state (what_if.h); 0: no report.
 	 */
 	unsigned tolerance_s;
+	/*
+	 * Tori on virtual layers (qos TRUE): the repair first tries the IN
+	 * paper's routes through at most this many intermediate switches
+	 * (vlayers.h: dqr_vlayers_allow_intermediates), where the layers
+	 * leave a VL spare; 0 (default): the mesh plug-in alone.
+	 */
+	unsigned intermediates;
 };
 
 #define DQR_TOLERANCE_S_DEFAULT 60
+#define DQR_INTERMEDIATES_MAX 4
 #define DQR_TOLERANCE_S_MAX 86400
 
 /* The defaults: base=auto verify=on mode=end-to-end turns=each
  * fallback=base transition=ordered drain_ms=auto vl_layer=on stretch=off
  * budget_ms=auto budget_mb=auto mesh_routing=updn layer_moves=on
- * fast_path=on tolerance_s=60. */
+ * fast_path=on tolerance_s=60 intermediates=0. */
 void dqr_options_init(struct dqr_options *o);
 
 /*

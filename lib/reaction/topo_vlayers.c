@@ -26,6 +26,9 @@ struct vlayers_priv {
 	struct dqr_grid *grid;
 	struct dqr_vlayers *tl;
 	unsigned vls;		/* the layers SL2VL maps */
+	/* intermediates=N asked for, and whether the layers leave it room */
+	unsigned imed_asked;
+	int imed_room;
 	char whose[16];		/* "e-cube's", "lash's" */
 };
 
@@ -202,6 +205,18 @@ static void vl_after_update(struct dqr_reactor *x,
 	x->recon.pairs_moved_back = 0;
 	if (!layers(x) || !st->links_failed)
 		return;
+	if (priv(x) && priv(x)->imed_asked && !priv(x)->imed_room)
+		dqr_note(ns, DQR_NOTE_NOTICE, NULL, "intermediates=%u not "
+			 "used: the %u layers leave no VL spare for moves "
+			 "(layer_moves=%s), and the IN paper's routes would "
+			 "take the room later repairs need",
+			 priv(x)->imed_asked, dqr_vlayers_count(layers(x)),
+			 x->opts.layer_moves ? "on" : "off");
+	else if (st->lids_intermediate)
+		dqr_note(ns, DQR_NOTE_INFO, NULL, "the IN paper's routes "
+			 "through at most %u intermediate switches laid %u "
+			 "DLIDs first", x->opts.intermediates,
+			 st->lids_intermediate);
 	dqr_note(ns, DQR_NOTE_INFO, NULL, "mesh plug-in: %u of %u failed "
 		 "links bypassed by a local path in every layer, %u more "
 		 "with the topology-agnostic search in the routes' own "
@@ -293,6 +308,16 @@ int dqr_topology_vlayers(struct dqr_reactor *x, struct dqr_grid *g,
 	p->tl = tl;
 	p->vls = x->opts.layer_moves ? moves : dqr_vlayers_count(tl);
 	dqr_vlayers_allow_moves(tl, x->opts.layer_moves ? moves : 0);
+	/*
+	 * The IN paper's routes take room in the layers that later repairs
+	 * need; only a spare VL to move those to makes up for it (on
+	 * e-cube's 8 layers of a 3D torus, 1 run in 10 held 14 faults with
+	 * them, 9 without: doc/intermediate-switches.md).
+	 */
+	p->imed_asked = x->opts.intermediates;
+	p->imed_room = x->opts.layer_moves && moves > dqr_vlayers_count(tl);
+	dqr_vlayers_allow_intermediates(tl, p->imed_room ?
+					x->opts.intermediates : 0);
 	snprintf(p->whose, sizeof(p->whose), "%s", whose);
 	dqr_topology_set(x, &vlayers_ops, p);
 	snprintf(x->topo.routing, sizeof(x->topo.routing), "%s", routing);

@@ -40,6 +40,8 @@
 # CABLE2: the two cables, instead of SEED's ('"A"[p] "B"[q]', A < B).
 # MOVES=1: some repair moves routes to another layer (the plugin's NOTICE
 # and the SA's SLs say so) and both cables back give the start's SLs.
+# IMED=1 (with OPTIONS intermediates=N): the repairs laid DLIDs by the IN
+# paper's routes first (the plugin's INFO line says how many).
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/ibdm.sh"
 
@@ -548,6 +550,14 @@ if [ "${MOVES:-0}" = 1 ]; then
 		"$W/osm.log" | tail -1 | sed 's/^.*NOTICE: //' | cut -c1-200)"
 	[ "$(sort "$W/fault2.swsl")" != "$(sort "$W/start.swsl")" ] ||
 		it_fail "the SA answers the start's SLs after the moves"
+fi
+
+# IMED=1: the model's routes took part (vlayers_imed.c)
+if [ "${IMED:-0}" = 1 ]; then
+	l=$(grep "dqr: the IN paper's routes through at most" "$W/osm.log" |
+		tail -1)
+	[ -n "$l" ] || it_fail "no repair laid DLIDs by the IN paper's routes"
+	it_log "ok: ${l#*dqr: }"
 fi
 
 # --- 3. both come back -------------------------------------------------------

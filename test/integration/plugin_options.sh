@@ -32,20 +32,22 @@ bad_option "mesh_routing=ecube" "mesh_routing"
 bad_option "layer_moves=maybe" "layer_moves"
 bad_option "fast_path=soon" "fast_path"
 bad_option "tolerance_s=1d" "tolerance_s"
+bad_option "intermediates=5" "intermediates"
 
 # options that cannot work together are named at load (ERR DQ32) with
 # what happens instead, and the plugin routes all the same
 it_start_plugin "base=ftree vl_layer=on stretch=1 transition=oneshot \
-drain_ms=100 mesh_routing=updn layer_moves=on"
+drain_ms=100 mesh_routing=updn layer_moves=on intermediates=2"
 for what in "vl_layer=on cannot work with base=ftree" \
 	"stretch=1 needs the re-routing layer, which base=ftree" \
 	"drain_ms cannot work with transition=oneshot" \
 	"mesh_routing=updn applies to base=auto on a mesh" \
-	"layer_moves=on needs routes on virtual layers, which qos FALSE"; do
+	"layer_moves=on needs routes on virtual layers, which qos FALSE" \
+	"intermediates=2 needs routes on virtual layers, which qos FALSE"; do
 	it_expect_eq "ERR DQ32 lines '$what'" \
 		"$(it_count "ERR DQ32: osmdqr: $what")" 1
 done
-it_expect_eq "ERR DQ32 lines in all" "$(it_count "ERR DQ32")" 5
+it_expect_eq "ERR DQ32 lines in all" "$(it_count "ERR DQ32")" 6
 it_stop_opensm
 
 # every engine; the up/down family must also be deadlock free

@@ -64,6 +64,9 @@ int sim_setup(struct sim *s)
 				   DQR_STRETCH_OFF;
 	}
 	s->ropts.layer_moves = o->layer_moves != 0;
+	/* the plugin's intermediates=N: the reaction layer decides where */
+	if (o->vlayers && o->intermediates_set)
+		s->ropts.intermediates = o->intermediates;
 	memset(t, 0, sizeof(*t));
 	if (o->vlayers) {
 		t->kind = SIM_TOPO_VLAYERS;
@@ -148,8 +151,6 @@ int sim_vlayers_new(const struct sim *s, const struct dqr_grid *g,
 					 errlen);
 	if (!r)
 		dqr_vlayers_allow_moves(*tl, s->o->layer_moves);
-	if (!r)
-		dqr_vlayers_allow_intermediates(*tl, s->o->intermediates);
 	return r;
 }
 

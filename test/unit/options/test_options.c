@@ -26,13 +26,13 @@ static int err_has(const char *needle)
 /* o formatted: head, then every later option at its default. */
 static void check_format(const struct dqr_options *o, const char *head)
 {
-	char buf[256], want[256];
+	char buf[512], want[512];
 
 	snprintf(want, sizeof(want), "%s mode=end-to-end turns=each "
 		 "fallback=base transition=ordered drain_ms=auto "
 		 "vl_layer=on stretch=off budget_ms=auto budget_mb=auto "
 		 "mesh_routing=updn layer_moves=on fast_path=on "
-		 "tolerance_s=60", head);
+		 "tolerance_s=60 intermediates=0", head);
 	dqr_options_format(o, buf, sizeof(buf));
 	CHECK(!strcmp(buf, want));
 }
@@ -120,6 +120,12 @@ static void test_valid(void)
 	CHECK_EQ(parse("tolerance_s=86401", &o), -1);
 	CHECK_EQ(parse("tolerance_s=-1", &o), -1);
 	CHECK_EQ(o.tolerance_s, 60);
+	CHECK_EQ(o.intermediates, 0);
+	CHECK_EQ(parse("intermediates=2", &o), 0);
+	CHECK_EQ(o.intermediates, 2);
+	CHECK_EQ(parse("intermediates=5", &o), -1);
+	CHECK_EQ(parse("intermediates=on", &o), -1);
+	CHECK_EQ(o.intermediates, 0);
 	CHECK_EQ(parse("layer_moves=sometimes", &o), -1);
 	CHECK_EQ(parse("mesh_routing=", &o), -1);
 
