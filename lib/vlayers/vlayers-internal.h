@@ -202,9 +202,10 @@ int dqr_vlayers_imed_begin(struct dqr_vlayers *tl,
 			   const struct dqr_lfts *t);
 
 /*
- * vlayers_imed.c: lid's route broke at switch a: the model's chain from
- * a, laid up to the first switch not cut off with a.  1 laid, 0 not
- * (no model, no chain, it does not fit), -1 no memory.
+ * vlayers_imed.c: lid's route broke at switch a: the model's tree laid
+ * over the switches cut off with a, else its chain from a alone.  1
+ * laid, 0 not (no model, no chain, nothing fits; nothing changed), -1
+ * no memory.
  */
 int dqr_vlayers_imed_lid(struct dqr_vlayers *tl,
 			 const struct dqr_fabric *f, struct dqr_lfts *t,

@@ -349,7 +349,7 @@ int imed_sim(const struct sim_opts *o)
 		dqr_grid_links_free(gl);
 		return 2;
 	}
-	/* dimension order is no symmetry of its own dimension order */
+	/* dimension order treats dimensions unalike, even rings' ties too */
 	if (o->segments == DQR_IMED_DOR) {
 		unsigned d, even = 0;
 
