@@ -1012,7 +1012,7 @@ int main(void)
 	test_lash_moves("torus:5x5", 8);
 	test_lash_moves("torus:7x5", 4);
 	test_ecube_moves("torus:5x5", 300);
-	test_intermediates("torus:6x6", 20, 6);
-	test_intermediates("torus:4x4x3", 10, 5);
+	test_intermediates("torus:6x6", 8, 6);
+	test_intermediates("torus:4x4x3", 4, 5);
 	return unit_finish();
 }
