@@ -27,22 +27,13 @@ struct imed_fill {
 static uint8_t port_to(const struct dqr_grid_links *gl, uint32_t x,
 		       uint32_t y, uint32_t *cable_dir)
 {
-	unsigned d;
+	int down;
+	int32_t c = dqr_grid_cable(gl, x, y, &down);
 
-	for (d = 0; d < gl->ndims; d++) {
-		int32_t up = gl->up[x * gl->ndims + d];
-		int32_t down = gl->up[y * gl->ndims + d];
-
-		if (up >= 0 && gl->high[up] == y) {
-			*cable_dir = 2 * (uint32_t)up;
-			return (uint8_t)(2 * d + 1);
-		}
-		if (down >= 0 && gl->high[down] == x) {
-			*cable_dir = 2 * (uint32_t)down + 1;
-			return (uint8_t)(2 * d + 2);
-		}
-	}
-	return DQR_NO_PATH;
+	if (c < 0)
+		return DQR_NO_PATH;
+	*cable_dir = 2 * (uint32_t)c + (uint32_t)down;
+	return (uint8_t)(2 * gl->dim[c] + 1 + down);
 }
 
 /* Buckets f's LIDs by the grid node of their switch; -1 if one is off. */
@@ -116,7 +107,8 @@ static int fill_tree(struct imed_fill *x, struct dqr_imed *im,
 		/* the route from v loads every cable on its way */
 		for (y = v, hops = 0; y != d && hops <= gl->num_nodes;
 		     hops++) {
-			(void)port_to(gl, y, x->next[y], &cd);
+			if (port_to(gl, y, x->next[y], &cd) == DQR_NO_PATH)
+				break;
 			x->load[cd]++;
 			y = x->next[y];
 		}

@@ -49,6 +49,27 @@ unsigned dqr_grid_dist(const struct dqr_grid_links *gl, uint32_t a,
 	return sum;
 }
 
+int32_t dqr_grid_cable(const struct dqr_grid_links *gl, uint32_t a,
+		       uint32_t b, int *down)
+{
+	unsigned d;
+
+	for (d = 0; d < gl->ndims; d++) {
+		int32_t ab = gl->up[a * gl->ndims + d];
+		int32_t ba = gl->up[b * gl->ndims + d];
+
+		if (ab >= 0 && gl->high[ab] == b) {
+			*down = 0;
+			return ab;
+		}
+		if (ba >= 0 && gl->high[ba] == a) {
+			*down = 1;
+			return ba;
+		}
+	}
+	return -1;
+}
+
 /* 0 when spec is a grid the numbers can hold, else -1 with why. */
 static int check_spec(const struct dqr_gen_spec *spec, char *err,
 		      size_t errlen)

@@ -48,5 +48,11 @@ void dqr_grid_coords(const struct dqr_grid_links *gl, uint32_t node,
 /* Hops on a shortest path from a to b, cables all up. */
 unsigned dqr_grid_dist(const struct dqr_grid_links *gl, uint32_t a,
 		       uint32_t b);
+/*
+ * The cable joining neighbours a and b, with *down set when a to b runs
+ * it downwards (a is its high end); -1 when they are not neighbours.
+ */
+int32_t dqr_grid_cable(const struct dqr_grid_links *gl, uint32_t a,
+		       uint32_t b, int *down);
 
 #endif

@@ -41,14 +41,11 @@ static uint32_t map_link(const struct dqr_grid_links *gl,
 {
 	uint32_t a = map_node(gl, m, gl->low[l]);
 	uint32_t b = map_node(gl, m, gl->high[l]);
-	unsigned d = m->perm[gl->dim[l]];
-	int32_t up = gl->up[a * gl->ndims + d];
+	int down;
+	int32_t c = dqr_grid_cable(gl, a, b, &down);
 
-	if (up >= 0 && gl->high[up] == b)
-		return (uint32_t)up;
-	up = gl->up[b * gl->ndims + d];
-	DQR_CHECK(up >= 0 && gl->high[up] == a);
-	return (uint32_t)up;
+	DQR_CHECK(c >= 0 && gl->dim[c] == m->perm[gl->dim[l]]);
+	return (uint32_t)c;
 }
 
 /* Every permutation of ndims dimensions, as perm[] rows; their count. */

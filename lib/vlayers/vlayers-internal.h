@@ -195,15 +195,16 @@ int dqr_vlayers_lay_moved(struct dqr_vlayers *tl,
  * vlayers_imed.c: a repair starts: when tl->imed_max asks for them, the
  * model of tl's grid (made the first time; none when the grid mixes
  * rings and lines or has over 2,048 switches) judges the cables f
- * lacks, seeded with t's loads.  0, or -1 no memory.
+ * lacks.  0, or -1 no memory.
  */
 int dqr_vlayers_imed_begin(struct dqr_vlayers *tl,
-			   const struct dqr_fabric *f,
-			   const struct dqr_lfts *t);
+			   const struct dqr_fabric *f);
 
 /*
  * vlayers_imed.c: lid's route broke at switch a: the model's tree laid
- * over the switches cut off with a, else its chain from a alone.  1
+ * over the switches cut off with a, else its chain from a alone (the
+ * model's ties break on t's all-to-all loads, counted at the repair's
+ * first call and kept up to date with what it lays).  1
  * laid, 0 not (no model, no chain, nothing fits; nothing changed), -1
  * no memory.
  */

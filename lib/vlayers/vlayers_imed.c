@@ -58,6 +58,7 @@ struct dqr_vlayers_imed {
 	uint64_t *chan_load;	/* per port index of f, all-to-all */
 	uint32_t *path_node;	/* a chain's grid nodes */
 	int judged;		/* the model stands for this repair */
+	int seeded;		/* load holds this repair's tables */
 };
 
 static void imed_free(struct dqr_vlayers_imed *x)
@@ -181,8 +182,7 @@ static int seed_loads(struct dqr_vlayers *tl, struct dqr_vlayers_imed *x,
 }
 
 int dqr_vlayers_imed_begin(struct dqr_vlayers *tl,
-			   const struct dqr_fabric *f,
-			   const struct dqr_lfts *t)
+			   const struct dqr_fabric *f)
 {
 	struct dqr_vlayers_imed *x;
 	struct dqr_imed_verdict v;
@@ -199,12 +199,11 @@ int dqr_vlayers_imed_begin(struct dqr_vlayers *tl,
 	if (!x)
 		return 0;
 	x->judged = 0;
+	x->seeded = 0;
 	x->num_failed = 0;
 	for (l = 0; l < x->gl->num_links; l++)
 		if (!cable_up(tl, x, f, l))
 			x->failed[x->num_failed++] = l;
-	if (seed_loads(tl, x, f, t))
-		return -1;
 	if (dqr_imed_judge(x->im, x->failed, x->num_failed, tl->imed_max,
 			   &v))
 		return 0;
@@ -216,18 +215,11 @@ int dqr_vlayers_imed_begin(struct dqr_vlayers *tl,
 static void add_hop_load(struct dqr_vlayers_imed *x, uint32_t a, uint32_t b,
 			 uint64_t routes)
 {
-	const struct dqr_grid_links *gl = x->gl;
-	int32_t l;
-	unsigned d;
+	int down;
+	int32_t c = dqr_grid_cable(x->gl, a, b, &down);
 
-	for (d = 0; d < gl->ndims; d++) {
-		l = gl->up[a * gl->ndims + d];
-		if (l >= 0 && gl->high[l] == b)
-			x->load[2 * l] += routes;
-		l = gl->up[b * gl->ndims + d];
-		if (l >= 0 && gl->high[l] == a)
-			x->load[2 * l + 1] += routes;
-	}
+	if (c >= 0)
+		x->load[2 * c + down] += routes;
 }
 
 /* routes more on every cable of sw's route to lid in t. */
@@ -360,6 +352,10 @@ int dqr_vlayers_imed_lid(struct dqr_vlayers *tl,
 
 	if (!x || !x->judged || !tl->imed_max)
 		return 0;
+	/* the whole all-to-all load, only for a repair that uses it */
+	if (!x->seeded && seed_loads(tl, x, f, t))
+		return -1;
+	x->seeded = 1;
 	path_node = x->path_node;
 	if (dqr_imed_tree(x->im, x->node_of[dst], tl->imed_max, x->load,
 			  x->next))

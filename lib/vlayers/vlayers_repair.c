@@ -334,7 +334,7 @@ int dqr_vlayers_repair(struct dqr_vlayers *tl,
 
 	tl->st = (struct dqr_vlayers_stats){ 0 };
 	if (!tl->cl || f->num_switches != tl->n.num_switches ||
-	    retire_dead(tl, f) || dqr_vlayers_imed_begin(tl, f, t) ||
+	    retire_dead(tl, f) || dqr_vlayers_imed_begin(tl, f) ||
 	    dqr_local_path_each_dead(&tl->n, f, t, torus_link, &x))
 		return -1;
 	*st = tl->st;

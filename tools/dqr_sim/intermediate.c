@@ -235,18 +235,10 @@ static uint32_t cable_of(const struct imed_run *r,
 	const struct dqr_fabric *f = r->f0;
 	uint32_t a = r->places[f->nodes[f->ports[port].node].sw_index].pos;
 	uint32_t b = r->places[dqr_peer_switch(f, port)].pos;
-	unsigned d;
+	int down;
+	int32_t c = dqr_grid_cable(gl, a, b, &down);
 
-	for (d = 0; d < gl->ndims; d++) {
-		int32_t ab = gl->up[a * gl->ndims + d];
-		int32_t ba = gl->up[b * gl->ndims + d];
-
-		if (ab >= 0 && gl->high[ab] == b)
-			return (uint32_t)ab;
-		if (ba >= 0 && gl->high[ba] == a)
-			return (uint32_t)ba;
-	}
-	return UINT32_MAX;
+	return c < 0 ? UINT32_MAX : (uint32_t)c;
 }
 
 /*
