@@ -13,9 +13,9 @@
 # plain and the sanitized ones sharing the slots) while the Debian
 # package builds at the lowest priority, then the integration tests
 # that must run alone (INTEGRATION_ALONE in Makefile.am says why) while
-# libFuzzer runs on the other core at the lowest priority, then make
-# distcheck beside valgrind and the soak, then the package installed and
-# loaded by opensm.
+# libFuzzer, valgrind and the soak run on the other core at the lowest
+# priority, then make distcheck, then the package installed and loaded
+# by opensm.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -167,64 +167,59 @@ wait_deb() {
 }
 stage "(waiting for the Debian package)" wait_deb
 
-# libFuzzer (one process: every reader for a fixed budget, 5 x 30 s) on
-# one core at the lowest priority while the integration tests that must
-# run alone have the other (they use a fifth of one: mostly they wait
-# for their drains; a waking test preempts the fuzzer), then make
-# distcheck; beside distcheck, once those tests are done, valgrind on
-# the unit tests, then 200 random fault/recovery sequences per fabric,
-# every transition judged.  distcheck works in its own tree
-# (build/osm-dqr-*) and removes it when it passes, so its tests are not
-# counted below.
+# While the integration tests that must run alone have one core (they
+# use a fifth of it: mostly they wait for their drains; a waking test
+# preempts the rest), the other runs, at the lowest priority, libFuzzer
+# (one process: every reader for a fixed budget, 5 x 30 s), then
+# valgrind on the unit tests, then 200 random fault/recovery sequences
+# per fabric, every transition judged.  Then make distcheck on both
+# cores, in its own tree (build/osm-dqr-*), which it removes when it
+# passes, so its tests are not counted below.  (distcheck beside
+# valgrind, each on one core, took 321 s after the alone tests; this
+# way the alone tests hide valgrind and the soak.)
 fuzz() {
 	nice -n 19 sh test/fuzz/run.sh 30
 }
-# its exit status to build/fuzz.status: what waits for it is not its
-# parent
-fuzz_bg() {
+valgrind_soak() {
+	(cd build && nice -n 19 make check-valgrind && nice -n 19 make soak)
+}
+# the fuzzer, then valgrind and the soak, each timed; the exit status to
+# build/beside.status: what waits for it is not its parent
+beside() {
 	local st=0
 
-	rm -f build/fuzz.status
-	stage "fuzz (libFuzzer, in the background)" fuzz \
-		> build/fuzz.log 2>&1 || st=$?
-	echo "$st" > build/fuzz.status
+	rm -f build/beside.status
+	{
+		stage "fuzz (libFuzzer, beside)" fuzz &&
+			stage "valgrind, soak (beside)" valgrind_soak
+	} > build/beside.log 2>&1 || st=$?
+	echo "$st" > build/beside.status
 }
-fuzz_bg &
+beside &
 
 # one after the other, alone (INTEGRATION_ALONE in Makefile.am)
 stage "integration, alone" check build TESTS='$(INTEGRATION_ALONE)'
 stage "integration, alone (ASan/UBSan)" check build-asan DQR_IT_SANITIZE=1 \
 	TESTS='$(SAN_INTEGRATION_ALONE)'
 
-valgrind_soak() {
-	(cd build && make check-valgrind && make soak)
+wait_beside() {
+	while [ ! -s build/beside.status ]; do
+		sleep 1
+	done
+	cat build/beside.log
+	[ "$(cat build/beside.status)" = 0 ]
 }
+stage "(waiting for fuzz, valgrind, soak)" wait_beside
+
 # distcheck proves the tarball: everything but the integration tests,
 # and one of them (DISTCHECK_TESTS in Makefile.am)
 distcheck() {
-	(cd build && make distcheck TESTS='$(DISTCHECK_TESTS)' \
+	(cd build && make -j"$jobs" distcheck TESTS='$(DISTCHECK_TESTS)' \
 		> distcheck.log 2>&1) || { tail -50 build/distcheck.log; return 1; }
 	grep '^distcheck-hook:\|^# \(TOTAL\|PASS\)' build/distcheck.log
 	echo "distcheck: ok"
 }
-fuzz_distcheck() {
-	while [ ! -s build/fuzz.status ]; do
-		sleep 1
-	done
-	cat build/fuzz.log
-	[ "$(cat build/fuzz.status)" = 0 ] && stage "distcheck" distcheck
-}
-cpu() {
-	local st=0
-
-	fuzz_distcheck > build/fuzz-distcheck.log 2>&1 &
-	stage "valgrind, soak" valgrind_soak > build/valgrind-soak.log 2>&1 ||
-		st=1
-	wait $! || st=1
-	cat build/fuzz-distcheck.log build/valgrind-soak.log
-	return $st
-}
-stage "fuzz (its end), distcheck | valgrind, soak" cpu
+stage "distcheck" distcheck
 
 count() {
 	cat $(find build build-asan -name '*.trs') | grep -c "^:test-result: $1"
