@@ -7,7 +7,7 @@ set -u
 tool="$top_builddir/tools/dqr-check"
 name=dqr-check
 trap 'rm -f "$out" "$out.bad" "$out.plan" "$out.exp" "$out.vl" \
-	"$out.start" "$out.vls1" "$out.vls2" "$out.noop"' EXIT
+	"$out.start" "$out.vls0" "$out.vls1" "$out.vls2" "$out.noop"' EXIT
 
 # the real capture from ibsim + OpenSM: everything holds, both formats
 expect 0 "result: OK" -- "$data/tiny.ibnd" "$data/tiny.fts"
@@ -317,6 +317,21 @@ replay_vls 0 "VLs from .*: 5 SL2VL tables, 4 path SLs (SL mask 0x0002)" \
 replay_vls 0 '"vl":{"dependencies":13,"vl_mask":3,"cyclic":false,"cycle":\[\],"ok":true}}\],"failing_stages":0' \
 	vls2 --json
 replay_vls 1 '"cycle":\["0x0000000000000011\[1\] (ring1) VL 0",' vls1 --json
+# --vls-after: the SLs answered once the plan is in force.  With every
+# path on SL 0 after it, the four pairs vls1 puts on SL 1 change SL:
+# their packets are left out of the stage, and the cycle only they
+# close goes with them; with vls1 after as before nothing is left out
+: > "$out.vls0"
+replay_vls 0 "SLs once in force from .*vls0: 4 (source, DLID) pairs whose SL they change left out" \
+	vls1 --vls-after="$out.vls0"
+replay_vls 0 "stage 1 (reconfiguration 7): 2 entries: OK$" vls1 \
+	--vls-after="$out.vls0"
+replay_vls 1 "SLs once in force from .*vls1: 0 (source, DLID) pairs" vls1 \
+	--vls-after="$out.vls1"
+expect 2 "vls-after goes with --replay" -- --vls="$out.vls1" \
+	--vls-after="$out.vls0" "$ring" "$out.start"
+expect 2 "vls-after goes with --vls" -- --replay="$out.plan" \
+	--vls-after="$out.vls0" "$ring" "$out.start"
 # the judgement --vl-layers makes, from its own dump: replayed as one
 # stage that changes nothing, the VLs of ftree2-uturn are acyclic with
 # its 24 + 6 dependencies, and those of ftree2-vl1-cycle (22 + 6 + 7)

@@ -28,6 +28,8 @@ struct check_opts {
 	const char *one_shot;		/* --one-shot-from=OLD */
 	const char *vl_dump;		/* --vl-dump=FILE */
 	const char *vls;		/* --vls=FILE: per VL */
+	/* --vls-after=FILE: the SLs answered once the plan is in force */
+	const char *vls_after;
 	uint64_t reconf;		/* --reconf=ID when have_reconf */
 	int have_reconf;
 	unsigned kinds;			/* --pairs: DQR_PAIRS_* */
@@ -141,19 +143,24 @@ struct vl_stage {
 
 /*
  * Fills out[0 .. p->num_stages) replaying p from start with the SLs and
- * SL2VL tables of v.  0, or -1 when out of memory (out released).
+ * SL2VL tables of v; after (or NULL): the SLs answered once p is in
+ * force, whose pairs that differ from v's are left out (their packets
+ * carry v's SL until they ask the SA again), counted (source port,
+ * DLID) into *left_out.  0, or -1 when out of memory (out released).
  */
 int vl_replay_judge(const struct dqr_fabric *f, const struct dqr_vls *v,
+		    const struct dqr_vls *after,
 		    const struct dqr_lfts *start, const struct dqr_plan *p,
-		    struct vl_stage *out);
+		    struct vl_stage *out, uint64_t *left_out);
 void vl_stages_release(struct vl_stage *st, uint32_t n);
 /*
  * replay.c: p's stages judged per VL when o has --vls (*vs one per stage,
- * else NULL); 0, or 2 after a message.
+ * else NULL), with --vls-after the pairs it left out in *left_out; 0,
+ * or 2 after a message.
  */
 int judge_vls(const struct dqr_fabric *f, const struct dqr_lfts *start,
 	      const struct check_opts *o, const struct dqr_plan *p,
-	      struct dqr_vls *vls, struct vl_stage **vs);
+	      struct dqr_vls *vls, struct vl_stage **vs, uint64_t *left_out);
 /* "0x<guid>[<port>] (<name>) VL <vl>" of a vertex */
 const char *vl_vertex(const struct dqr_fabric *f, uint32_t x, char *buf,
 		      size_t len);

@@ -84,6 +84,13 @@ static void usage(FILE *out)
 		"SL2VL tables in FILE\n"
 		"                  (dqr-check --vl-dump's lines or smpquery "
 		"sl2vl output)\n"
+		"  --vls-after=FILE\n"
+		"                  with --replay and --vls: the path SLs "
+		"answered once the\n"
+		"                  plan is in force; a pair whose SL they "
+		"change is left out\n"
+		"                  of every stage (its packets keep the "
+		"SL of --vls)\n"
 		"  --expect=LFTS2  after --replay, compare the end state with "
 		"these tables\n"
 		"  --one-shot-from=OLD\n"
@@ -118,6 +125,7 @@ enum {
 	O_VL = 64,
 	O_VLS = 128,
 	O_TORUS = 256,
+	O_VLS_AFTER = 512,
 };
 
 /* Any of given needs one of other (needs), or excludes all of it. */
@@ -128,6 +136,8 @@ static const struct {
 } option_rules[] = {
 	{ O_RECONF | O_EXPECT, O_REPLAY, 1,
 	  "--reconf and --expect go with --replay" },
+	{ O_VLS_AFTER, O_REPLAY, 1, "--vls-after goes with --replay" },
+	{ O_VLS_AFTER, O_VLS, 1, "--vls-after goes with --vls" },
 	{ O_VLS, O_VL | O_TORUS | O_ONE_SHOT, 0,
 	  "--vls does not go with --vl-layers, --torus-layers or "
 	  "--one-shot-from" },
@@ -154,7 +164,8 @@ static int check_option_rules(const struct check_opts *o)
 		       (o->expect ? O_EXPECT : 0) |
 		       (o->baseline ? O_BASELINE : 0) |
 		       (o->load ? O_LOAD : 0) | (o->vl ? O_VL : 0) |
-		       (o->vls ? O_VLS : 0) | (o->torus ? O_TORUS : 0);
+		       (o->vls ? O_VLS : 0) | (o->torus ? O_TORUS : 0) |
+		       (o->vls_after ? O_VLS_AFTER : 0);
 	size_t i;
 
 	for (i = 0; i < sizeof(option_rules) / sizeof(option_rules[0]); i++) {
@@ -205,6 +216,9 @@ static int apply_option(struct check_opts *o, int c, const char *arg)
 	case 's':
 		o->vls = arg;
 		break;
+	case 'A':
+		o->vls_after = arg;
+		break;
 	case 'o':
 		o->one_shot = arg;
 		break;
@@ -244,6 +258,7 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 		{ "vl-dump", required_argument, NULL, 'd' },
 		{ "torus-layers", no_argument, NULL, 't' },
 		{ "vls", required_argument, NULL, 's' },
+		{ "vls-after", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};

@@ -159,6 +159,7 @@ struct replay_out {
 	const struct dqr_replay_report *rr;
 	const struct vl_stage *vs;	/* per stage, NULL without --vls */
 	const struct dqr_vls *vls;
+	uint64_t left_out;		/* pairs --vls-after left out */
 	const struct expect_diff *d;
 	uint32_t bad_stages;
 };
@@ -181,6 +182,10 @@ static void print_replay_text(const struct dqr_fabric *f,
 		       "0x%04x); unlisted: VL 0, SL 0\n", ro->o->vls,
 		       ro->vls->num_tables, ro->vls->num_paths,
 		       ro->vls->sl_mask);
+	if (ro->o->vls_after)
+		printf("SLs once in force from %s: %" PRIu64 " (source, "
+		       "DLID) pairs whose SL they change left out\n",
+		       ro->o->vls_after, ro->left_out);
 	for (s = 0; s < rr->num_stages; s++)
 		print_stage_text(f, ro->p, &rr->stages[s],
 				 ro->vs ? &ro->vs[s] : NULL);
@@ -236,6 +241,11 @@ static void print_replay_json(const struct dqr_fabric *f,
 	if (ro->vls) {
 		printf(",\"vls\":");
 		dqr_json_string(stdout, ro->o->vls);
+	}
+	if (ro->o->vls_after) {
+		printf(",\"vls_after\":");
+		dqr_json_string(stdout, ro->o->vls_after);
+		printf(",\"left_out\":%" PRIu64, ro->left_out);
 	}
 	printf(",\"entries\":%u,\"stages\":[", p->num_entries);
 	for (s = 0; s < rr->num_stages; s++) {
@@ -303,20 +313,28 @@ static struct dqr_lfts *read_tables(const struct dqr_fabric *f,
 
 /* The per-VL judgement of p when --vls is given; 0, or 2 after a message */
 int judge_vls(const struct dqr_fabric *f, const struct dqr_lfts *start,
-		     const struct check_opts *o, const struct dqr_plan *p,
-		     struct dqr_vls *vls, struct vl_stage **vs)
+	      const struct check_opts *o, const struct dqr_plan *p,
+	      struct dqr_vls *vls, struct vl_stage **vs, uint64_t *left_out)
 {
+	struct dqr_vls after = { 0 };
 	char err[512];
+	int r;
 
 	*vs = NULL;
+	*left_out = 0;
 	if (!o->vls)
 		return 0;
-	if (dqr_read_vls(f, o->vls, vls, err, sizeof(err))) {
+	if (dqr_read_vls(f, o->vls, vls, err, sizeof(err)) ||
+	    (o->vls_after &&
+	     dqr_read_vls(f, o->vls_after, &after, err, sizeof(err)))) {
 		fprintf(stderr, "dqr-check: %s\n", err);
 		return 2;
 	}
 	*vs = calloc(p->num_stages ? p->num_stages : 1, sizeof(**vs));
-	if (!*vs || vl_replay_judge(f, vls, start, p, *vs)) {
+	r = !*vs || vl_replay_judge(f, vls, o->vls_after ? &after : NULL,
+				    start, p, *vs, left_out);
+	dqr_vls_release(&after);
+	if (r) {
 		free(*vs);
 		*vs = NULL;
 		fprintf(stderr, "dqr-check: out of memory\n");
@@ -338,6 +356,7 @@ int run_replay(const struct dqr_fabric *f, const struct dqr_lfts *start,
 	struct expect_diff d;
 	struct replay_out ro;
 	struct dqr_plan p;
+	uint64_t left_out;
 	uint32_t quirk = 0, s;
 	char err[512];
 	int ok, ret = 2;
@@ -358,7 +377,7 @@ int run_replay(const struct dqr_fabric *f, const struct dqr_lfts *start,
 		if (!want)
 			goto out;
 	}
-	if (judge_vls(f, start, o, &p, &vls, &vs))
+	if (judge_vls(f, start, o, &p, &vls, &vs, &left_out))
 		goto out;
 	if (dqr_plan_replay(f, start, &p, &end, &rr)) {
 		fprintf(stderr, "dqr-check: out of memory\n");
@@ -373,6 +392,7 @@ int run_replay(const struct dqr_fabric *f, const struct dqr_lfts *start,
 	ro.rr = &rr;
 	ro.vs = vs;
 	ro.vls = o->vls ? &vls : NULL;
+	ro.left_out = left_out;
 	ro.d = &d;
 	for (s = 0; s < rr.num_stages; s++)
 		ro.bad_stages += !stage_ok(&rr.stages[s], vs ? &vs[s] : NULL);

@@ -137,6 +137,7 @@ int run_report(const struct check_opts *o, const struct check_input *in)
 	struct dqr_plan none = { .num_stages = 1, .stage_off = none_off };
 	struct dqr_vls vls = { 0 };
 	struct vl_stage *vs = NULL;
+	uint64_t left_out;
 	int ok, ret = 2;
 
 	/* before any output: no half-printed JSON when memory runs out */
@@ -157,7 +158,7 @@ int run_report(const struct check_opts *o, const struct check_input *in)
 					o->topo, o->lfts)))
 			goto out;
 	}
-	if (o->vls && judge_vls(f, in->t, o, &none, &vls, &vs))
+	if (o->vls && judge_vls(f, in->t, o, &none, &vls, &vs, &left_out))
 		goto out;
 	if (dqr_verify(f, in->t, &r, NULL)) {
 		fprintf(stderr, "dqr-check: out of memory\n");

@@ -40,6 +40,8 @@ struct vl_src {
 struct vl_judge {
 	const struct dqr_fabric *f;
 	const struct dqr_vls *v;
+	const struct dqr_vls *after;	/* or NULL */
+	uint64_t left_out;		/* (source, DLID) pairs left out */
 	struct dqr_lfts *a, *b;		/* before and after the stage */
 	uint32_t lc;
 	struct vl_src *src;
@@ -167,6 +169,13 @@ static int walk_lid(struct vl_judge *j, uint32_t lid, uint8_t *src_sl)
 		return 0;
 	for (i = 0; i < j->num_src; i++) {
 		src_sl[i] = dqr_vls_sl(j->v, j->src[i].slid, lid);
+		/* a moved pair: its packets meet no judged state */
+		if (j->after && dqr_vls_sl(j->after, j->src[i].slid, lid) !=
+				src_sl[i]) {
+			src_sl[i] = NVL;
+			j->left_out++;
+			continue;
+		}
 		mask |= 1u << src_sl[i];
 	}
 	j->num_buf = 0;
@@ -241,14 +250,16 @@ static int judge_sources(struct vl_judge *j)
 }
 
 static int judge_init(struct vl_judge *j, const struct dqr_fabric *f,
-		      const struct dqr_vls *v, const struct dqr_lfts *start,
-		      const struct dqr_plan *p, uint8_t **src_sl)
+		      const struct dqr_vls *v, const struct dqr_vls *after,
+		      const struct dqr_lfts *start, const struct dqr_plan *p,
+		      uint8_t **src_sl)
 {
 	uint32_t i, lid;
 
 	memset(j, 0, sizeof(*j));
 	j->f = f;
 	j->v = v;
+	j->after = after;
 	j->lc = start->lid_count > f->max_lid ? start->lid_count :
 		f->max_lid + 1;
 	for (i = 0; i < p->num_entries; i++)
@@ -399,8 +410,9 @@ static void apply(struct dqr_lfts *t, const struct dqr_plan *p, uint32_t s)
 }
 
 int vl_replay_judge(const struct dqr_fabric *f, const struct dqr_vls *v,
+		    const struct dqr_vls *after,
 		    const struct dqr_lfts *start, const struct dqr_plan *p,
-		    struct vl_stage *out)
+		    struct vl_stage *out, uint64_t *left_out)
 {
 	struct vl_judge j;
 	uint8_t *src_sl = NULL;
@@ -408,8 +420,10 @@ int vl_replay_judge(const struct dqr_fabric *f, const struct dqr_vls *v,
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out) * p->num_stages);
-	if (judge_init(&j, f, v, start, p, &src_sl))
+	if (judge_init(&j, f, v, after, start, p, &src_sl))
 		goto out;
+	/* each pair counted once: the first walk of every DLID */
+	*left_out = j.left_out;
 	mark = calloc(j.lc, sizeof(*mark));
 	if (!mark)
 		goto out;
