@@ -173,7 +173,7 @@ int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	struct dqr_lfts *held = NULL;
 	uint32_t asked = 0;
 	double ms = -1;
-	int ret, blank;
+	int ret, blank, at_once = 0;
 
 	/*
 	 * OpenSM's own way asked for, or a base whose one-layer graph is
@@ -183,6 +183,7 @@ int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	if (ctx->react.opts.transition == DQR_TRANSITION_ONESHOT ||
 	    (!ctx->react.ready && dqr_bases_layered(&ctx->bases))) {
 		ret = dqr_write_tables(ctx->osm, f, target);
+		at_once = 1;
 		goto out;
 	}
 	/* the sweep that brings the next stage re-ran the same routing */
@@ -197,6 +198,7 @@ int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		ms = learn_tables_held(ctx, what, &asked);
 		if (ms < 0) {
 			ret = dqr_write_tables(ctx->osm, f, target);
+			at_once = 1;
 			goto out;
 		}
 	}
@@ -212,6 +214,7 @@ int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 		/* no SM routed this fabric before: nothing can be in flight */
 		if (blank) {
 			ret = dqr_write_tables(ctx->osm, f, target);
+			at_once = 1;
 			goto out;
 		}
 	}
@@ -227,6 +230,9 @@ int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	ret = dqr_transition_begin(ctx, f, held, target, r, what);
 out:
 	dqr_lfts_free(held);
+	/* written at once: nothing older stays for the old SLs to meet */
+	if (at_once)
+		dqr_sls_in_force(ctx, 1);
 	dqr_react_handed_over(&ctx->react);
 	return ret;
 }

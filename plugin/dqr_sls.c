@@ -47,6 +47,21 @@ static uint8_t sls_path_sl(void *context, uint8_t hint,
 	return hint;
 }
 
+void dqr_sls_in_force(struct dqr_ctx *ctx, int locked)
+{
+	int r;
+
+	if (!locked)
+		CL_PLOCK_EXCL_ACQUIRE(&ctx->osm->lock);
+	r = dqr_react_in_force(&ctx->react);
+	if (!locked)
+		CL_PLOCK_RELEASE(&ctx->osm->lock);
+	if (r)
+		OSM_LOG(&ctx->osm->log, OSM_LOG_ERROR, "ERR DQ41: dqr: out "
+			"of memory: the SA keeps answering the SLs of the "
+			"tables before the last change\n");
+}
+
 static void sls_update_sl2vl(void *context, osm_physp_t *physp,
 			     uint8_t in_port, uint8_t out_port,
 			     ib_slvl_table_t *t)

@@ -15,6 +15,14 @@
  */
 void dqr_sls_hook(struct dqr_ctx *ctx);
 
+/*
+ * The tables of the change planned last are in force at every switch:
+ * the SA answers the SLs they were made with from now on (lib's
+ * dqr_react_in_force()).  locked: the caller holds OpenSM's lock; else
+ * it is taken here, as the SA reads path SLs under it.
+ */
+void dqr_sls_in_force(struct dqr_ctx *ctx, int locked);
+
 /* The VLs the fabric offers now, as lib's topologies ask them. */
 void dqr_read_vl_caps(struct dqr_ctx *ctx, struct dqr_vl_caps *c);
 

@@ -29,6 +29,7 @@
 #include <opensm/osm_opensm.h>
 
 #include "dqr_report.h"
+#include "dqr_sls.h"
 #include "dqr_transition.h"
 #include "switch_tables.h"
 #include "transition/record.h"
@@ -466,6 +467,7 @@ int dqr_transition_begin(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	if (!x->plan.num_stages) {
 		/* the switches already hold it */
 		transition_drop(ctx);
+		dqr_sls_in_force(ctx, 1);
 		return dqr_write_tables(ctx->osm, f, target);
 	}
 	x->id = ++ctx->transitions;
@@ -586,6 +588,8 @@ void dqr_transition_routing_done(struct dqr_ctx *ctx)
 		drains);
 	dqr_record_transition(ctx, x);
 	x->active = 0;
+	/* a fast reaction's stages went up under OpenSM's lock */
+	dqr_sls_in_force(ctx, dqr_fast_busy(&ctx->fast));
 	x->t_settled = now + x->drain_ms;
 	x->deps_in_list = x->proved;
 	dqr_status_update(ctx, DQR_STATUS_DONE);

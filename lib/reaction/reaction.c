@@ -277,6 +277,11 @@ void dqr_react_handed_over(struct dqr_reactor *x)
 		x->topo.ops->handed_over(x);
 }
 
+int dqr_react_in_force(struct dqr_reactor *x)
+{
+	return x->topo.ops->in_force ? x->topo.ops->in_force(x) : 0;
+}
+
 int dqr_react_judge(struct dqr_reactor *x, const struct dqr_fabric *f,
 		    const struct dqr_lfts *t, struct dqr_judgement *j)
 {

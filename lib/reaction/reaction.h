@@ -262,4 +262,13 @@ int dqr_react_second_layer(const struct dqr_reactor *x);
 /* The change planned last went up (or went up at once). */
 void dqr_react_handed_over(struct dqr_reactor *x);
 
+/*
+ * The tables of the change planned last are in force at every switch
+ * (its transition complete, or written at once): from now on the SA
+ * answers the SLs they were made with, which the change may have moved
+ * (topology.h in_force).  0, or -1 when out of memory: the SA keeps
+ * answering the SLs before.
+ */
+int dqr_react_in_force(struct dqr_reactor *x);
+
 #endif

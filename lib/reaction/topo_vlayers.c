@@ -30,6 +30,14 @@ struct vlayers_priv {
 	unsigned imed_asked;
 	int imed_room;
 	char whose[16];		/* "e-cube's", "lash's" */
+	/*
+	 * The SLs the SA answers: tl's when the tables last planned were
+	 * in force everywhere (vl_in_force()).  A change that moves pairs
+	 * to other SLs goes up while their packets still carry the old
+	 * one, so the new SL is answered only once no switch holds an old
+	 * entry that a packet with it could meet (doc/grids.md).
+	 */
+	struct dqr_vlayers_sls answered;
 };
 
 static struct vlayers_priv *priv(const struct dqr_reactor *x)
@@ -84,7 +92,7 @@ static int vl_plan(struct dqr_reactor *x, const struct dqr_fabric *f,
 		   struct dqr_plan *p, struct dqr_plan_report *rep,
 		   enum dqr_planner *used)
 {
-	struct dqr_vlayers_plan tp;
+	struct dqr_vlayers_plan tp, sent;
 
 	if (!layers(x)) {
 		*used = DQR_PLANNER_ONE_LAYER;
@@ -93,7 +101,10 @@ static int vl_plan(struct dqr_reactor *x, const struct dqr_fabric *f,
 	}
 	*used = DQR_PLANNER_VLAYERS;
 	dqr_vlayers_plan_init(&tp, x->recon.tl, x->recon.ref);
-	return dqr_plan_change_vlayers(f, held, target, cl, &tp.lay, p, rep);
+	dqr_vlayers_plan_sent(&sent, x->recon.tl, x->recon.ref,
+			      &priv(x)->answered);
+	return dqr_plan_change_vlayers(f, held, target, cl, &tp.lay,
+				       &sent.lay, p, rep);
 }
 
 /*
@@ -134,7 +145,9 @@ static int vl_wait_cycle(struct dqr_reactor *x, const struct dqr_fabric *f,
 		dqr_lft_set(b, p->entries[i].sw, p->entries[i].lid,
 			    p->entries[i].new_port);
 	}
-	dqr_vlayers_plan_init(&tp, x->recon.tl, x->recon.ref);
+	/* the packets of the stages: as the planner judged them */
+	dqr_vlayers_plan_sent(&tp, x->recon.tl, x->recon.ref,
+			      &priv(x)->answered);
 	ok = dqr_union_vlayers_ok(f, a, b, &tp.lay, why, sizeof(why));
 	if (!ok)
 		snprintf(buf, len, "per layer: %s", why);
@@ -163,8 +176,17 @@ static uint8_t vl_path_sl(const struct dqr_reactor *x, uint32_t slid,
 
 	if (s == DQR_NONE || d == DQR_NONE)
 		return hint;
-	return dqr_vlayers_sl(x->recon.tl, s, d);
+	return dqr_vlayers_sl_by(x->recon.tl, &priv(x)->answered, s, d);
 }
+
+/* The in_force op (topology.h): the SA may answer tl's SLs now. */
+static int vl_in_force(struct dqr_reactor *x)
+{
+	const struct dqr_vlayers *tl = layers(x);
+
+	return tl ? dqr_vlayers_sls_take(tl, &priv(x)->answered) : 0;
+}
+
 
 static unsigned vl_sl2vl(const struct dqr_reactor *x, uint64_t guid,
 			 uint8_t in_port, uint8_t out_port, uint8_t *vl)
@@ -233,8 +255,9 @@ static void vl_after_update(struct dqr_reactor *x,
 		 "of %u DLIDs' routes: %" PRIu64 " pairs of switches moved "
 		 "to another layer (layer_moves=on; %" PRIu64 " pairs off "
 		 "their start SL, %u layers in use); the SA answers their "
-		 "new SL, and connections opened before keep the old one "
-		 "until they ask again", st->lids_moved, st->pairs_moved,
+		 "new SL once the new tables are in force everywhere, and "
+		 "connections opened before keep the old one until they ask "
+		 "again", st->lids_moved, st->pairs_moved,
 		 dqr_vlayers_moved(x->recon.tl),
 		 dqr_vlayers_count(x->recon.tl));
 }
@@ -273,6 +296,7 @@ static void vl_release(struct dqr_reactor *x)
 		return;
 	dqr_vlayers_free(p->tl);
 	dqr_grid_free(p->grid);
+	dqr_vlayers_sls_release(&p->answered);
 	free(p);
 	x->topo.priv = NULL;
 }
@@ -286,6 +310,7 @@ static const struct dqr_topology_ops vlayers_ops = {
 	.held_list = vl_held_list,
 	.sets_sls = vl_sets_sls,
 	.path_sl = vl_path_sl,
+	.in_force = vl_in_force,
 	.sl2vl = vl_sl2vl,
 	.after_update = vl_after_update,
 	.plugin_stats = vl_plugin_stats,
@@ -340,4 +365,11 @@ const struct dqr_vlayers *dqr_topology_vlayers_in_force(
 unsigned dqr_topology_vlayers_vls(const struct dqr_reactor *x)
 {
 	return x->topo.ops == &vlayers_ops ? priv(x)->vls : 0;
+}
+
+const struct dqr_vlayers_sls *dqr_topology_vlayers_answered(
+	const struct dqr_reactor *x)
+{
+	return x->topo.ops == &vlayers_ops && priv(x) ? &priv(x)->answered :
+	       NULL;
 }

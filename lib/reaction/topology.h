@@ -158,6 +158,13 @@ struct dqr_topology_ops {
 			   uint32_t dlid, uint8_t hint);
 	unsigned (*sl2vl)(const struct dqr_reactor *x, uint64_t guid,
 			  uint8_t in_port, uint8_t out_port, uint8_t *vl);
+	/*
+	 * The tables of the change planned last are in force at every
+	 * switch: path_sl() may answer the SLs they were made with.  0, or
+	 * -1 when out of memory (the SLs answered stay).  NULL: path_sl()
+	 * answers them from the start.
+	 */
+	int (*in_force)(struct dqr_reactor *x);
 	/* the notes and stats of the last repair (NULL: none) */
 	void (*after_update)(struct dqr_reactor *x,
 			     const struct dqr_recon_result *res,
@@ -237,6 +244,13 @@ int dqr_topology_vlayers(struct dqr_reactor *x, struct dqr_grid *g,
 			 const char *whose, const char *routing);
 /* The layers SL2VL maps on virtual layers, else 0. */
 unsigned dqr_topology_vlayers_vls(const struct dqr_reactor *x);
+/*
+ * On virtual layers, the SLs the SA answers while a change that moved
+ * pairs goes up (vlayers.h; transition/plan_vlayers.h
+ * dqr_vlayers_plan_sent() judges its stages by them), else NULL.
+ */
+const struct dqr_vlayers_sls *dqr_topology_vlayers_answered(
+	const struct dqr_reactor *x);
 
 /* The VLs a topology's layers would have: vls, or why not (1). */
 int dqr_vl_caps_carry(const struct dqr_vl_caps *c, unsigned n, char *why,

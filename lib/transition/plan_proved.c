@@ -181,6 +181,8 @@ static uint8_t src_mask(struct proof *o, uint32_t port, uint32_t lid)
 	if (!o->lay)
 		return 1;
 	l = o->lay->layer(o->lay->ctx, port, lid);
+	if (l == DQR_PLAN_UNJUDGED)
+		return 0;
 	if (l >= o->lay->num_layers) {
 		o->bad_layer = 1;
 		return 0;

@@ -87,6 +87,8 @@ static uint8_t src_mask(struct ulay *u, uint32_t port, uint32_t lid)
 	if (!u->lay)
 		return 1;
 	l = u->lay->layer(u->lay->ctx, port, lid);
+	if (l == DQR_PLAN_UNJUDGED)
+		return 0;
 	if (l >= u->num_layers) {
 		u->bad_layer = 1;
 		return 0;
@@ -248,20 +250,23 @@ int dqr_plan_change_vlayers(const struct dqr_fabric *f,
 			    const struct dqr_lfts *from,
 			    const struct dqr_lfts *to, struct dqr_dyn_order *cl,
 			    const struct dqr_plan_vlayers *lay,
+			    const struct dqr_plan_vlayers *sent,
 			    struct dqr_plan *plan, struct dqr_plan_report *rep)
 {
 	char proof[sizeof(rep->reason)], why[2][256] = { "", "" };
 	double t0 = dqr_now_ms();
 	int r = 0, old_ok, new_ok;
 
+	if (!sent)
+		sent = lay;
 	if (cl)
-		r = dqr_plan_proved_vlayers(f, from, to, NULL, 0, cl, lay, plan,
-					    rep);
+		r = dqr_plan_proved_vlayers(f, from, to, NULL, 0, cl, sent,
+					    plan, rep);
 	if (r)
 		return r < 0 ? -1 : 0;
 	snprintf(proof, sizeof(proof), "%s", cl ? rep->reason :
 		 "not proved: no channel list");
-	old_ok = dqr_union_vlayers_ok(f, from, from, lay, why[0],
+	old_ok = dqr_union_vlayers_ok(f, from, from, sent, why[0],
 				      sizeof(why[0]));
 	new_ok = dqr_union_vlayers_ok(f, to, to, lay, why[1], sizeof(why[1]));
 	if (old_ok < 0 || new_ok < 0)
@@ -325,10 +330,14 @@ static uint8_t torus_layer(const void *ctx, uint32_t src_port, uint32_t lid)
 	const struct dqr_vlayers_plan *tp = ctx;
 	uint32_t s = port_switch(tp->f, src_port);
 	uint32_t d = port_switch(tp->f, dqr_lid_owner(tp->f, lid));
+	uint8_t sl;
 
 	if (s == DQR_NONE || d == DQR_NONE)
 		return 0;	/* no route to judge */
-	return dqr_vlayers_sl(tp->tl, s, d);
+	sl = dqr_vlayers_sl(tp->tl, s, d);
+	if (tp->answered && dqr_vlayers_sl_by(tp->tl, tp->answered, s, d) != sl)
+		return DQR_PLAN_UNJUDGED;
+	return sl;
 }
 
 void dqr_vlayers_plan_init(struct dqr_vlayers_plan *tp,
@@ -337,7 +346,19 @@ void dqr_vlayers_plan_init(struct dqr_vlayers_plan *tp,
 {
 	tp->tl = tl;
 	tp->f = f;
+	tp->answered = NULL;
 	tp->lay.num_layers = dqr_vlayers_count(tl);
 	tp->lay.layer = torus_layer;
 	tp->lay.ctx = tp;
+}
+
+void dqr_vlayers_plan_sent(struct dqr_vlayers_plan *tp,
+			   const struct dqr_vlayers *tl,
+			   const struct dqr_fabric *f,
+			   const struct dqr_vlayers_sls *answered)
+{
+	dqr_vlayers_plan_init(tp, tl, f);
+	/* the usual case, no pair moved since: no look-up per packet */
+	if (answered && dqr_vlayers_sls_differ(tl, answered))
+		tp->answered = answered;
 }

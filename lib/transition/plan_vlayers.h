@@ -15,6 +15,8 @@ struct dqr_vlayers_plan {
 	struct dqr_plan_vlayers lay;	/* ctx is this struct */
 	const struct dqr_vlayers *tl;
 	const struct dqr_fabric *f;
+	/* the SLs the SA answers (dqr_vlayers_plan_sent()), else NULL */
+	const struct dqr_vlayers_sls *answered;
 };
 
 /*
@@ -25,5 +27,16 @@ struct dqr_vlayers_plan {
 void dqr_vlayers_plan_init(struct dqr_vlayers_plan *tp,
 			 const struct dqr_vlayers *tl,
 			 const struct dqr_fabric *f);
+/*
+ * The same for the packets sent while tables made with tl's SLs go up
+ * and the SA still answers those of answered: a pair whose SL the two
+ * disagree on is left out (DQR_PLAN_UNJUDGED), the others keep theirs
+ * (transition.h: dqr_plan_change_vlayers()'s sent); answered NULL, or
+ * no pair they disagree on: dqr_vlayers_plan_init().
+ */
+void dqr_vlayers_plan_sent(struct dqr_vlayers_plan *tp,
+			   const struct dqr_vlayers *tl,
+			   const struct dqr_fabric *f,
+			   const struct dqr_vlayers_sls *answered);
 
 #endif

@@ -131,8 +131,12 @@ int dqr_plan_proved(const struct dqr_fabric *f, const struct dqr_lfts *from,
  * channel list is one list over layer * f->num_ports + channel vertices,
  * the layers side by side.  layer() gives the layer of the route from
  * src_port (a switch's port 0 or an end port, global port index) towards
- * lid; below num_layers, at most DQR_PLAN_MAX_LAYERS.
+ * lid; below num_layers, at most DQR_PLAN_MAX_LAYERS, or
+ * DQR_PLAN_UNJUDGED for packets the judgement leaves out (those of a
+ * pair whose SL the change moves, sent with the SL the SA answered
+ * before: reaction/topo_vlayers.c).
  */
+#define DQR_PLAN_UNJUDGED 0xffu
 struct dqr_plan_vlayers {
 	unsigned num_layers;
 	uint8_t (*layer)(const void *ctx, uint32_t src_port, uint32_t lid);
@@ -176,17 +180,22 @@ int dqr_union_vlayers_ok(const struct dqr_fabric *f, const struct dqr_lfts *a,
 /*
  * dqr_plan_change() for a routing on layers, whose every state is cyclic
  * on one layer (so never dqr_plan_build()): dqr_plan_proved_vlayers()
- * when it proves; else, when to is loop free and acyclic in every layer,
- * dqr_plan_build_withdraw() (rep->withdrawn set, rep->reason says why
- * the proof failed, or that from is not, rep->old_ok 0: a cable came
- * back under a transition left mid-way, and stage 1 leaves only entries
- * of to); else rep->safe 0 with the reason.  0, or -1 when out of
- * memory.
+ * when it proves; else, when to is loop free and acyclic in every layer
+ * of lay (the layers to was made for), dqr_plan_build_withdraw()
+ * (rep->withdrawn set, rep->reason says why the proof failed, or that
+ * from is not, rep->old_ok 0: a cable came back under a transition left
+ * mid-way, and stage 1 leaves only entries of to); else rep->safe 0 with
+ * the reason.  from and every stage are judged by sent, the layers of
+ * the packets sent until to is in force everywhere (NULL: lay): where a
+ * change moves pairs to other SLs, the SA answers their old SL until
+ * then, and those packets are left out (DQR_PLAN_UNJUDGED).  0, or -1
+ * when out of memory.
  */
 int dqr_plan_change_vlayers(const struct dqr_fabric *f,
 			    const struct dqr_lfts *from,
 			    const struct dqr_lfts *to, struct dqr_dyn_order *cl,
 			    const struct dqr_plan_vlayers *lay,
+			    const struct dqr_plan_vlayers *sent,
 			    struct dqr_plan *plan, struct dqr_plan_report *rep);
 
 /*

@@ -33,11 +33,8 @@ struct dqr_vlayers {
 	 * given (dqr_vlayers_new_sl); NULL for e-cube's */
 	uint8_t *sl_tab;
 	/* the pairs a repair moved to another layer (vlayers_sl.c), over
-	 * what sl_tab or the rings say: open addressing on s * S + d + 1
-	 * (0: empty), mv_n in use of mv_cap (a power of two) */
-	uint64_t *mv_key;
-	uint8_t *mv_sl;
-	uint32_t mv_n, mv_cap;
+	 * what sl_tab or the rings say */
+	struct dqr_vlayers_sls mv;
 	/* moves allowed into layers below this (0: none) */
 	unsigned max_layers;
 	/* a repair's visits of one DLID's tree: seen[sw] == gen */
@@ -169,8 +166,9 @@ int dqr_vlayers_lay_route(struct dqr_vlayers *tl,
 			  uint32_t y, uint32_t lid, uint32_t dst,
 			  uint32_t owner, unsigned l);
 
-/* vlayers_sl.c: the moved SL of (s, d), or -1 when it has none. */
-int dqr_vlayers_moved_sl(const struct dqr_vlayers *tl, uint32_t s,
+/* vlayers_sl.c: the SL m moved (s, d) to, or -1 when it holds none. */
+int dqr_vlayers_sls_find(const struct dqr_vlayers *tl,
+			 const struct dqr_vlayers_sls *m, uint32_t s,
 			 uint32_t d);
 /* vlayers_sl.c: (s, d)'s moved SL set to sl: 0, or -1 no memory. */
 int dqr_vlayers_put_sl(struct dqr_vlayers *tl, uint32_t s, uint32_t d,

@@ -49,10 +49,7 @@ static uint8_t ring_layer(const struct dqr_vlayers *tl, unsigned k,
 uint8_t dqr_vlayers_sl(const struct dqr_vlayers *tl,
 		       uint32_t src, uint32_t dst)
 {
-	int moved = dqr_vlayers_moved_sl(tl, src, dst);
-
-	return moved >= 0 ? (uint8_t)moved :
-	       dqr_vlayers_base_sl(tl, src, dst);
+	return dqr_vlayers_sl_by(tl, &tl->mv, src, dst);
 }
 
 uint8_t dqr_vlayers_base_sl(const struct dqr_vlayers *tl,
@@ -82,7 +79,7 @@ static void layers_to(struct dqr_vlayers *tl, uint32_t dst)
 	unsigned k, c, off[DQR_GEN_MAX_DIMS], cs, cd;
 	uint8_t l;
 
-	if (tl->sl_tab || tl->mv_n) {
+	if (tl->sl_tab || tl->mv.n) {
 		for (sw = 0; sw < num; sw++)
 			tl->own[sw] = dqr_vlayers_sl(tl, sw, dst);
 		return;
@@ -122,17 +119,49 @@ void dqr_vlayers_allow_intermediates(struct dqr_vlayers *tl, unsigned max)
 	tl->imed_max = max > DQR_IMED_MAX ? DQR_IMED_MAX : max;
 }
 
+uint8_t dqr_vlayers_sl_by(const struct dqr_vlayers *tl,
+			  const struct dqr_vlayers_sls *m, uint32_t src,
+			  uint32_t dst)
+{
+	int moved = dqr_vlayers_sls_find(tl, m, src, dst);
+
+	return moved >= 0 ? (uint8_t)moved :
+	       dqr_vlayers_base_sl(tl, src, dst);
+}
+
+/* The pairs a holds that b gives another SL; with only_a, those b
+ * does not hold itself. */
+static uint64_t differ_from(const struct dqr_vlayers *tl,
+			    const struct dqr_vlayers_sls *a,
+			    const struct dqr_vlayers_sls *b, int only_a)
+{
+	uint32_t i, s, d, S = tl->n.num_switches;
+	uint64_t n = 0;
+
+	for (i = 0; i < a->cap; i++) {
+		if (!a->key[i])
+			continue;
+		s = (uint32_t)((a->key[i] - 1) / S);
+		d = (uint32_t)((a->key[i] - 1) % S);
+		if (only_a && dqr_vlayers_sls_find(tl, b, s, d) >= 0)
+			continue;
+		n += a->sl[i] != dqr_vlayers_sl_by(tl, b, s, d);
+	}
+	return n;
+}
+
+uint64_t dqr_vlayers_sls_differ(const struct dqr_vlayers *tl,
+				const struct dqr_vlayers_sls *m)
+{
+	/* m's pairs that tl's own hash lacks too: a restart's */
+	return differ_from(tl, &tl->mv, m, 0) + differ_from(tl, m, &tl->mv, 1);
+}
+
 uint64_t dqr_vlayers_moved(const struct dqr_vlayers *tl)
 {
-	uint64_t n = 0;
-	uint32_t i, S = tl->n.num_switches;
+	static const struct dqr_vlayers_sls base;
 
-	for (i = 0; i < tl->mv_cap; i++)
-		n += tl->mv_key[i] &&
-		     tl->mv_sl[i] != dqr_vlayers_base_sl(tl,
-				(uint32_t)((tl->mv_key[i] - 1) / S),
-				(uint32_t)((tl->mv_key[i] - 1) % S));
-	return n;
+	return dqr_vlayers_sls_differ(tl, &base);
 }
 
 struct dqr_dyn_order *dqr_vlayers_list(struct dqr_vlayers *tl)
@@ -612,8 +641,7 @@ void dqr_vlayers_free(struct dqr_vlayers *tl)
 	free(tl->arr);
 	free(tl->arr_val);
 	free(tl->sl_tab);
-	free(tl->mv_key);
-	free(tl->mv_sl);
+	dqr_vlayers_sls_release(&tl->mv);
 	if (tl->imed)
 		tl->imed_release(tl->imed);
 	free(tl);

@@ -170,6 +170,31 @@ struct dqr_dyn_order *dqr_vlayers_list(struct dqr_vlayers *tl);
 /* The SL (= layer, = VL) of routes from switch src to switch dst. */
 uint8_t dqr_vlayers_sl(const struct dqr_vlayers *tl,
 		       uint32_t src, uint32_t dst);
+
+/*
+ * The SLs of the pairs of switches that repairs moved to another layer,
+ * over the base routing's (vlayers_sl.c: a hash, sized by the moves, not
+ * S x S).  tl holds its own; a copy (dqr_vlayers_sls_take()) keeps the
+ * SLs the SA answered while tables planned with newer ones go up
+ * (reaction/topo_vlayers.c).  Zeroed: no pair moved.
+ */
+struct dqr_vlayers_sls {
+	uint64_t *key;		/* s * S + d + 1 (0: empty slot) */
+	uint8_t *sl;
+	uint32_t n, cap;	/* in use of cap (0 or a power of two) */
+};
+
+/* The SL of routes from src to dst by m, over tl's base routing. */
+uint8_t dqr_vlayers_sl_by(const struct dqr_vlayers *tl,
+			  const struct dqr_vlayers_sls *m, uint32_t src,
+			  uint32_t dst);
+/* m becomes a copy of tl's (m's own released): 0, or -1 no memory. */
+int dqr_vlayers_sls_take(const struct dqr_vlayers *tl,
+			 struct dqr_vlayers_sls *m);
+void dqr_vlayers_sls_release(struct dqr_vlayers_sls *m);
+/* The pairs whose SL m and tl's own disagree on: O(moves of both). */
+uint64_t dqr_vlayers_sls_differ(const struct dqr_vlayers *tl,
+				const struct dqr_vlayers_sls *m);
 /* The same before any move: the base routing's. */
 uint8_t dqr_vlayers_base_sl(const struct dqr_vlayers *tl,
 			    uint32_t src, uint32_t dst);

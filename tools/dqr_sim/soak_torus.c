@@ -308,7 +308,9 @@ static int transition(struct soak_run *w, const struct dqr_fabric *proj,
 	double t0 = dqr_now_ms();
 	int held_ok, ret = -1, restarted = r->res.from_original;
 
-	dqr_vlayers_plan_init(&tp, w->x.recon.tl, w->x.recon.ref);
+	/* the packets with the SLs the SA answers while it goes up */
+	dqr_vlayers_plan_sent(&tp, w->x.recon.tl, w->x.recon.ref,
+			      dqr_topology_vlayers_answered(&w->x));
 	held_ok = dqr_union_vlayers_ok(proj, w->held, w->held, &tp.lay, why,
 				       sizeof(why));
 	if (held_ok < 0)
@@ -321,7 +323,7 @@ static int transition(struct soak_run *w, const struct dqr_fabric *proj,
 	if (soak_same_tables(w->held, w->x.recon.cur)) {
 		t->unchanged++;
 		w->held_is_recon = 1;
-		return 0;
+		return dqr_react_in_force(&w->x);
 	}
 	/* the plugin's: the layered list unless a transition was cut */
 	cl = dqr_react_held_list(&w->x, r, &fl);
@@ -357,6 +359,8 @@ static int transition(struct soak_run *w, const struct dqr_fabric *proj,
 		goto out;
 	t->ms_judge += dqr_now_ms() - t0;
 	ret = soak_upload(w, &p, cut);
+	if (!ret && w->held_is_recon)
+		ret = dqr_react_in_force(&w->x);
 out:
 	dqr_plan_release(&p);
 	return ret;

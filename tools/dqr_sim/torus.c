@@ -79,8 +79,10 @@ static int plan_fault(struct torus_run *tr, struct dqr_reactor *x,
 	tr->drains += dqr_plan_drains(p);
 	if (p->num_stages > tr->max_stages)
 		tr->max_stages = p->num_stages;
-	/* the judgement: the layers of the reference, every stage union */
-	dqr_vlayers_plan_init(&tp, x->recon.tl, tr->s->in.f);
+	/* the judgement: the layers of the reference, every stage union,
+	 * the packets with the SLs the SA answers while it goes up */
+	dqr_vlayers_plan_sent(&tp, x->recon.tl, tr->s->in.f,
+			      dqr_topology_vlayers_answered(x));
 	cur = dqr_lfts_clone(prev);
 	for (k = 0; cur && k < p->num_stages && !ret; k++) {
 		next = dqr_lfts_clone(cur);
@@ -102,6 +104,9 @@ static int plan_fault(struct torus_run *tr, struct dqr_reactor *x,
 	}
 	held = cur != NULL;
 	dqr_lfts_free(cur);
+	/* in force everywhere: the SA answers the new SLs */
+	if (!ret && held && dqr_react_in_force(x))
+		ret = -1;
 	return held ? ret : -1;
 }
 

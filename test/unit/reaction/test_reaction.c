@@ -15,6 +15,7 @@
 #include "reaction/base_choice.h"
 #include "reaction/reaction.h"
 #include "routing/ref_routing.h"
+#include "transition/plan_vlayers.h"
 #include "transition/replay.h"
 #include "small_fabrics.h"
 #include "unit.h"
@@ -742,6 +743,123 @@ static void test_vlayers(void)
 	dqr_fabric_free(f);
 }
 
+/* Every stage union of p from held, judged by the layers tp gives. */
+static int stages_hold(const struct dqr_fabric *f, const struct dqr_lfts *held,
+		       const struct dqr_plan *p,
+		       const struct dqr_vlayers_plan *tp)
+{
+	struct dqr_lfts *cur = dqr_lfts_clone(held), *next;
+	uint32_t k, i;
+	char why[256];
+	int ok = 1;
+
+	REQUIRE(cur);
+	for (k = 0; ok && k < p->num_stages; k++) {
+		next = dqr_lfts_clone(cur);
+		REQUIRE(next);
+		for (i = p->stage_off[k]; i < p->stage_off[k + 1]; i++)
+			dqr_lft_set(next, p->entries[i].sw, p->entries[i].lid,
+				    p->entries[i].new_port);
+		ok = dqr_union_vlayers_ok(f, cur, next, &tp->lay, why,
+					  sizeof(why)) == 1;
+		dqr_lfts_free(cur);
+		cur = next;
+	}
+	dqr_lfts_free(cur);
+	return ok;
+}
+
+/*
+ * A repair that moves pairs of switches to other layers (the IN paper's
+ * chains do on most first faults of a 6x6 torus): the SA answers their
+ * old SL while the change goes up, every stage holds for the packets of
+ * the pairs that keep theirs, and the new SL is answered once the change
+ * is in force.
+ */
+static void test_vlayers_moved_sls(void)
+{
+	static const struct dqr_in_flight settled;
+	struct dqr_gen_spec s;
+	struct dqr_gen_place *pl = NULL;
+	struct dqr_fabric *f = gen_fabric("torus:6x6", &s, &pl), *cur;
+	struct dqr_lfts *t, *held;
+	struct dqr_reactor x;
+	struct dqr_reaction r;
+	struct dqr_start st;
+	struct dqr_plan p;
+	struct dqr_plan_report rep;
+	struct dqr_vlayers_plan tp;
+	enum dqr_planner used;
+	uint32_t port, sw, a, b, moved = 0, sa = 0, sb = 0;
+	unsigned pn;
+
+	REQUIRE(f);
+	free(pl);
+	for (sw = 0; !moved && sw < f->num_switches; sw++)
+		for (pn = 1; !moved && pn <= 4; pn++) {
+			init(&x);
+			all_vls(&x);
+			x.opts.intermediates = 2;
+			REQUIRE(dqr_choose_grid(&x, f, &t) == 0);
+			REQUIRE(dqr_react_start(&x, f, &t, "e-cube", &st) ==
+				0);
+			held = dqr_lfts_clone(t);
+			REQUIRE(held);
+			cur = dqr_fabric_clone(f);
+			port = dqr_port_index(cur, f->switches[sw], pn);
+			dqr_fabric_unlink_port(cur, port);
+			CHECK_EQ(answer(&x, cur, &r), 0);
+			CHECK_EQ(r.answer, DQR_ANSWER_UPDATE);
+			for (a = 0; !moved && a < f->num_switches; a++)
+				for (b = 0; b < f->num_switches; b++) {
+					if (dqr_vlayers_sl(x.recon.tl, a, b) ==
+					    dqr_vlayers_base_sl(x.recon.tl, a,
+								b))
+						continue;
+					moved = 1;
+					sa = a;
+					sb = b;
+					break;
+				}
+			if (moved)
+				break;
+			dqr_fabric_free(cur);
+			dqr_lfts_free(held);
+			dqr_lfts_free(t);
+			dqr_reactor_release(&x);
+		}
+	REQUIRE(moved);
+	a = dqr_switch_lid(f, sa);
+	b = dqr_switch_lid(f, sb);
+	/* the change is planned, not in force: the SA answers the old SL */
+	CHECK_EQ(dqr_topology_path_sl(&x, a, b, 15),
+		 dqr_vlayers_base_sl(x.recon.tl, sa, sb));
+	dqr_plan_init(&p);
+	REQUIRE(dqr_react_plan(&x, cur, held, x.recon.cur,
+			       dqr_react_held_list(&x, &r, &settled), &settled,
+			       &p, &rep, &used) == 0);
+	CHECK(rep.safe);
+	CHECK_EQ(used, DQR_PLANNER_VLAYERS);
+	/* the stages hold for the packets sent with the SLs answered */
+	dqr_vlayers_plan_sent(&tp, x.recon.tl, x.recon.ref,
+			      dqr_topology_vlayers_answered(&x));
+	CHECK(tp.answered != NULL);
+	CHECK(stages_hold(cur, held, &p, &tp));
+	/* in force: the new SL */
+	CHECK_EQ(dqr_react_in_force(&x), 0);
+	CHECK_EQ(dqr_topology_path_sl(&x, a, b, 15),
+		 dqr_vlayers_sl(x.recon.tl, sa, sb));
+	dqr_vlayers_plan_sent(&tp, x.recon.tl, x.recon.ref,
+			      dqr_topology_vlayers_answered(&x));
+	CHECK(tp.answered == NULL);
+	dqr_plan_release(&p);
+	dqr_fabric_free(cur);
+	dqr_lfts_free(held);
+	dqr_reactor_release(&x);
+	dqr_lfts_free(t);
+	dqr_fabric_free(f);
+}
+
 static void test_notes(void)
 {
 	struct dqr_notes ns;
@@ -769,6 +887,7 @@ int main(void)
 	test_fewer_drains();
 	test_fold_mesh();
 	test_vlayers();
+	test_vlayers_moved_sls();
 	test_notes();
 	return unit_finish();
 }

@@ -210,8 +210,8 @@ static void refused(const struct gen_world *w, struct dqr_vlayers *tl,
 	CHECK_EQ(dqr_dyn_mark(cl), mark);
 	CHECK_EQ(dqr_union_vlayers_ok(w->f, t, t, &tp->lay, why, sizeof(why)),
 		 0);
-	CHECK_EQ(dqr_plan_change_vlayers(w->f, w->t, t, cl, &tp->lay, &plan,
-					 &rep), 0);
+	CHECK_EQ(dqr_plan_change_vlayers(w->f, w->t, t, cl, &tp->lay, NULL,
+					 &plan, &rep), 0);
 	CHECK_EQ(rep.safe, 0);
 	CHECK_EQ(rep.old_ok, 1);
 	CHECK_EQ(rep.new_ok, 0);
@@ -238,7 +238,7 @@ static void held_bad(const struct gen_world *w,
 
 	dqr_plan_init(&plan);
 	CHECK_EQ(dqr_plan_change_vlayers(w->f, bad, w->t, NULL, &tp->lay,
-					 &plan, &rep), 0);
+					 NULL, &plan, &rep), 0);
 	CHECK(rep.safe && rep.withdrawn && !rep.proved);
 	CHECK(!rep.old_ok && rep.new_ok);
 	CHECK(strstr(rep.reason, "withdrawn first") != NULL);
@@ -342,7 +342,8 @@ static void test_withdraw(void)
 	for (i = 0; i < w.num_links; i++) {
 		fault_open(&x, &w, w.links[i]);
 		CHECK_EQ(dqr_plan_change_vlayers(x.p, w.t, x.t, NULL,
-						 &x.tp.lay, &plan, &rep), 0);
+						 &x.tp.lay, NULL, &plan,
+						 &rep), 0);
 		CHECK(rep.safe && !rep.proved);
 		CHECK(strstr(rep.reason, "no channel list") != NULL);
 		CHECK_EQ(plan.num_stages, rep.withdrawn ? 2 : 1);
