@@ -190,6 +190,18 @@ int dqr_vlayers_lay_moved(struct dqr_vlayers *tl,
 			  struct dqr_vlayers_undo *u);
 
 /*
+ * vlayers_move.c: the path in path_sw/path_port (n switches, rejoining
+ * lid's tree at rejoin) fits no own layer: dqr_vlayers_lay_moved() into
+ * each layer in use in turn, then the next spare one below max_layers
+ * (as the search moves its paths), each try taken back when it fails.
+ * 1 laid, 0 not (or no moves allowed), -1 no memory.
+ */
+int dqr_vlayers_move_path(struct dqr_vlayers *tl, const struct dqr_fabric *f,
+			  struct dqr_lfts *t, uint32_t n, uint32_t rejoin,
+			  uint32_t lid, uint32_t dst, uint32_t owner,
+			  struct dqr_vlayers_undo *u);
+
+/*
  * vlayers_imed.c: a repair starts: when tl->imed_max asks for them, the
  * model of tl's grid (made the first time; none when the grid mixes
  * rings and lines or has over 2,048 switches) judges the cables f

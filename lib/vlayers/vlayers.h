@@ -210,7 +210,8 @@ void dqr_vlayers_allow_moves(struct dqr_vlayers *tl,
  * Lets a repair try the IN paper's routes first (vlayers_imed.c): each
  * DLID over a dead link gets its own routes of dimension-order segments
  * through at most max (1 to 4) intermediate switches, laid in the
- * routes' own layers and never moved, before the plug-in's local path;
+ * routes' own layers (a chain that fits none moves, where moves are
+ * allowed), before the plug-in's local path;
  * 0 (the default) turns it off.  Kept by dqr_vlayers_new_like().  A
  * grid whose dimensions mix rings and lines, or of over 2,048 switches,
  * has no model: its repairs go without (stats.lids_intermediate stays

@@ -23,13 +23,14 @@
  * is laid.  When a's route then arrives the DLID is done, else all of it
  * is taken back and the model's chain from a alone is tried (a, then its
  * next hops while they lead through cut switches, laid as one path).
- * What neither fits goes on to the plug-in and the search, as before:
- * this step never moves a route to another layer.  Moving its chains
- * when they fit no own layer lowers the busiest channel further (848
- * against 1,231 routes on the 8x8x8 torus on LASH's layers after 14
- * faults) but made the replay of withdraw-first transitions find stage
- * 1 cyclic under the new SLs (6x6 torus, 40 of 1,600 runs), which the
- * baseline never does: doc/intermediate-switches.md.  Each hop shortens
+ * A chain that fits no own layer moves to another with every switch cut
+ * off with it (vlayers_move.c), as the search's paths do; what fits
+ * nowhere goes on to the plug-in and the search.  The moves are what
+ * keep the busiest channel near the model's (876 routes against 1,231
+ * without them on the 8x8x8 torus on LASH's layers after 14 faults,
+ * doc/intermediate-switches.md); their transitions are safe because
+ * the SA answers a moved pair's new SL only once the change is in
+ * force (reaction/topo_vlayers.c).  Each hop shortens
  * the model's route, so a chain visits a switch once; a switch that is
  * not cut off never routes through a: no loop.
  *
@@ -389,6 +390,9 @@ int dqr_vlayers_imed_lid(struct dqr_vlayers *tl,
 	r = dqr_vlayers_undo_end(tl, t, u,
 				 dqr_vlayers_lay_path(tl, f, t, n, y, lid, dst,
 						      owner, u));
+	/* no own layer holds it: moved, as the search's paths may be */
+	if (!r)
+		r = dqr_vlayers_move_path(tl, f, t, n, y, lid, dst, owner, u);
 	if (r > 0) {
 		add_chain_load(tl, x, f, t, n + 1, lid, dst, cut);
 		tl->st.lids_intermediate++;

@@ -13,6 +13,7 @@
  * old layer stays in the list (the list only grows, so old and new stay
  * deadlock free together).
  */
+#include <stdlib.h>
 
 #include "deps/dyn_order.h"
 #include "vlayers/vlayers-internal.h"
@@ -66,5 +67,37 @@ int dqr_vlayers_lay_moved(struct dqr_vlayers *tl,
 		tl->st.lids_moved++;
 		tl->st.pairs_moved += u->sl_n - first;
 	}
+	return r;
+}
+
+int dqr_vlayers_move_path(struct dqr_vlayers *tl, const struct dqr_fabric *f,
+			  struct dqr_lfts *t, uint32_t n, uint32_t rejoin,
+			  uint32_t lid, uint32_t dst, uint32_t owner,
+			  struct dqr_vlayers_undo *u)
+{
+	uint32_t *lids, num_lids = 0, x;
+	unsigned l, top;
+	int r = 0;
+
+	top = tl->num_layers < tl->max_layers ? tl->num_layers + 1 :
+	      tl->max_layers;
+	if (!top)
+		return 0;
+	lids = malloc(sizeof(uint32_t) * t->lid_count);
+	if (!lids)
+		return -1;
+	for (x = 1; x < t->lid_count; x++)
+		if (dqr_lid_switch(f, x) == dst)
+			lids[num_lids++] = x;
+	for (l = 0; !r && l < top; l++) {
+		dqr_vlayers_undo_begin(tl, u);
+		r = dqr_vlayers_undo_end(tl, t, u,
+					 dqr_vlayers_lay_moved(tl, f, t, n,
+							       rejoin, lid,
+							       dst, owner, l,
+							       lids, num_lids,
+							       u));
+	}
+	free(lids);
 	return r;
 }

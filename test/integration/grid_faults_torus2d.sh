@@ -8,7 +8,7 @@
 GEN=torus:5x3
 HOST=ca-0000
 : "${SEED:=1}"
-SHAPE="2D torus (5x3|3x5), 15 switches"
+: "${SHAPE:=2D torus (5x3|3x5), 15 switches}"
 PLUGIN=1
 : "${BASE:=updn}"
 : "${SWITCH_REPAIRED:=1}"
