@@ -735,7 +735,10 @@ static int stages_hold(struct proof *o, const struct dqr_plan_entry *e,
 /*
  * 1 when the dependencies of packets routed by states w .. k, in time
  * order, with a changed entry at one hop, go into the list without a
- * cycle (they are then in it).
+ * cycle (they are then in it), and the union of those states is loop
+ * free towards the DLIDs they change.  On one layer a loop would close
+ * a cycle anyway; on layers its packets may be left out of every layer
+ * (DQR_PLAN_UNJUDGED: a pair the change moves), so it is looked for.
  */
 static int window_holds(struct proof *o, const struct dqr_plan_entry *e,
 			const uint32_t *lv, uint32_t n, uint32_t w, uint32_t k)
@@ -749,10 +752,13 @@ static int window_holds(struct proof *o, const struct dqr_plan_entry *e,
 	for (a = 0; a < n && ok; a = b) {
 		b = dlid_end(e, n, a);
 		levels_set(o, e, lv, a, b, 1);
+		dqr_loop_search_begin(&o->loops);
 		/* untimed: every combination of the window's states */
 		ok = layer_pairs_fit(o, e, a, b);
 		for (i = a; i < b && ok; i++)
-			if (lv[i] > w && lv[i] <= k && !deps_fit(o, &e[i]))
+			if (lv[i] > w && lv[i] <= k &&
+			    (loops_from(o, e[i].sw, e[i].lid) ||
+			     !deps_fit(o, &e[i])))
 				ok = 0;
 		levels_set(o, e, lv, a, b, 0);
 	}
