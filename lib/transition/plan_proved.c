@@ -15,9 +15,8 @@
  * it; a new dependency has a changed entry at one of its hops, and when
  * every such dependency fits the channel list (below), the union's
  * dependencies have a topological order and are acyclic.  A stage needs
- * no drain when the same holds for the dependencies of packets routed
- * by every state since the last drain, in time order (doc/
- * transitions.md); one that cannot be proved so waits.
+ * no drain when the union since the last drain does not loop and its
+ * dependencies, in time order, fit too (doc/transitions.md), else waits.
  *
  * A dependency is judged by putting it into the list itself, which
  * reorders where that closes no cycle (dyn_order.h): the list must hold
@@ -197,11 +196,8 @@ static int own_lid(const struct dqr_port *p, uint32_t lid)
 	       lid < p->base_lid + (1u << p->lmc);
 }
 
-/*
- * 1 when time forbids the turn from sw's new entry into nx's old one:
- * nx changed in an earlier stage, so a packet sw's new entry sends
- * reaches nx after nx changed.
- */
+/* 1 when time forbids the turn from sw's new entry into nx's old one:
+ * nx changed earlier, so a packet sw's new entry sends meets its new. */
 static int too_late(const struct proof *o, uint32_t sw, uint32_t nx)
 {
 	uint32_t a = o->level[sw], b = o->level[nx];
@@ -733,12 +729,10 @@ static int stages_hold(struct proof *o, const struct dqr_plan_entry *e,
 }
 
 /*
- * 1 when the dependencies of packets routed by states w .. k, in time
- * order, with a changed entry at one hop, go into the list without a
- * cycle (they are then in it), and the union of those states is loop
- * free towards the DLIDs they change.  On one layer a loop would close
- * a cycle anyway; on layers its packets may be left out of every layer
- * (DQR_PLAN_UNJUDGED: a pair the change moves), so it is looked for.
+ * 1 when the union of states w .. k does not loop (on layers a loop of
+ * packets left out, DQR_PLAN_UNJUDGED, closes no cycle) and its
+ * dependencies, in time order, with a changed entry at one hop, go into
+ * the list without a cycle (they are then in it).
  */
 static int window_holds(struct proof *o, const struct dqr_plan_entry *e,
 			const uint32_t *lv, uint32_t n, uint32_t w, uint32_t k)
