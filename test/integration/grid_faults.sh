@@ -35,13 +35,21 @@
 # and the SL2VL tables from every switch and CA port (smpquery), and
 # every state is judged per VL with them.  SLS=sa-each: the same, with
 # the SLs the SA answers in each state (a move changes some), and every
-# transition replayed with those its packets carry (replay_step).  BASE_LINE and SHAPE_LINE:
-# what the base's and the shape's log lines begin with.  CABLE1 and
-# CABLE2: the two cables, instead of SEED's ('"A"[p] "B"[q]', A < B).
+# transition replayed with those its packets carry (replay_step).
+# BASE_LINE and SHAPE_LINE: what the base's and the shape's log lines
+# begin with.  CABLE1 and CABLE2: the two cables, instead of SEED's
+# ('"A"[p] "B"[q]', A < B).
 # MOVES=1: some repair moves routes to another layer (the plugin's NOTICE
 # and the SA's SLs say so) and both cables back give the start's SLs.
 # IMED=1 (with OPTIONS intermediates=N): the repairs laid DLIDs by the IN
-# paper's routes first (the plugin's INFO line says how many).
+# paper's routes first (the plugin's INFO line says how many); unused:
+# none did, and a NOTICE said why.
+# AFTER_SWITCH=1: while the switch is down, two more cables (none of
+# its) fail one after another (fault3, fault4); the switch and both come
+# back together.  SWITCH_CABLES=K: at the end, K of the switch's cables
+# fail one after another (fault5 on), then all come back together.
+# TWO_CABLES=0 leaves out the two cables (and their return) at first,
+# SWITCH_FAULT=0 the switch's fault (and its return).
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/ibdm.sh"
 
@@ -138,7 +146,9 @@ ibdm_judge() {
 # SL2VL tables dqr-check --torus-layers computed (NAME.vl): no credit
 # loop on any VL.  At the start the same tables must have one on one VL
 # (e-cube round a ring), or the layers would test nothing; later states
-# may be up*/down*, which has none.
+# may be up*/down*, which has none.  LAYERS_NEEDED=1: the start's routes
+# fit one layer (lash's on a 3x3x3 torus, whose shortest routes never
+# go round a ring): none there either, the later layers are the moves'.
 ibdm_judge_layers() {
 	local name=$1 v one
 
@@ -154,6 +164,12 @@ ibdm_judge_layers() {
 	it_log "ok: ibdmchk: no credit loop in $name on the layers' VLs"
 	[ "$name" = start ] || return 0
 	one=$(ibdm_run "$W/$name.one.ibdm" "$W/$name.lst" "$W/$name.fdbs" -a)
+	if [ "${LAYERS_NEEDED:-}" = 1 ]; then
+		[ "$one" = none ] ||
+			it_fail "ibdmchk on $name on one VL: '$one', want none"
+		it_log "ok: ibdmchk: on a single VL $name has no credit loop"
+		return 0
+	fi
 	[ "$one" = loop ] ||
 		it_fail "ibdmchk on $name on one VL: '$one', want the loop" \
 			"round a ring that the layers break"
@@ -168,6 +184,10 @@ judge() {
 	if [ "${SLS:-}" = sa-each ]; then
 		sa_vls "$1"
 	elif [ "${SLS:-}" = sa ]; then
+		# the start's SLs stand only while no repair moved a pair
+		! grep -q "NOTICE: no path fitted the own layers" \
+			"$W/osm.log" || it_fail "$1: a repair moved pairs to" \
+			"other SLs, which SLS=sa does not read: use SLS=sa-each"
 		[ "$1" != start ] || sa_vls start
 		start_vls "$1"
 		cp "$W/$1.svl" "$W/$1.vl"
@@ -479,11 +499,14 @@ awk '/^Ca/ { ca = 1; next }
 		      ca = 0 }' "$W/start.ibnd" | sort -n > "$W/ca.all"
 head -4 "$W/ca.all" > "$W/ca.lids"
 # on layers also a route that wraps: SL 0 for all would fail there
-[ -z "${LAYERS:-}" ] || awk 'NR == FNR { ca[$1] = 1; next }
+# (unless the start needs one layer)
+wrap=${LAYERS:+wrap}
+[ "${LAYERS_NEEDED:-}" != 1 ] || wrap=
+[ -z "$wrap" ] || awk 'NR == FNR { ca[$1] = 1; next }
 	$1 == "path_sl" && ($2 in ca) && ($3 in ca) && $4 > 0 {
 		print $2, $3; exit }' "$W/ca.all" "$W/start.vl" > "$W/ca.wrap"
 sls=""
-for d in $(cat "$W/ca.lids") ${LAYERS:+wrap}; do
+for d in $(cat "$W/ca.lids") $wrap; do
 	s=$(head -1 "$W/ca.lids")
 	[ "$d" = "$s" ] && s=$(tail -1 "$W/ca.lids")
 	if [ "$d" = wrap ]; then
@@ -524,21 +547,172 @@ if [ -n "${QOS:-}" ]; then
 fi
 rm -f "$W/dqr-transition.dump"
 
-# --- 2. two cables fail ------------------------------------------------------
-link_fault 1 "$c1" start
-link_fault 2 "$c2" fault1
+last=start
+# --- 2. and 3., unless TWO_CABLES=0 -------------------------------------------
+if [ "${TWO_CABLES:-1}" = 1 ]; then
+	# --- 2. two cables fail ------------------------------------------------------
+	link_fault 1 "$c1" start
+	link_fault 2 "$c2" fault1
 
-# MOVES=1: the wrapper's cables leave a repair no path in its routes' own
-# layers, and the plugin says it moved them (layer_moves=on, the default)
-if [ "${MOVES:-0}" = 1 ]; then
-	grep -q "osmdqr: NOTICE: no path fitted the own layers" \
-		"$W/osm.log" || it_fail "no repair moved routes to another layer"
-	it_log "ok: $(grep "osmdqr: NOTICE: no path fitted the own layers" \
-		"$W/osm.log" | tail -1 | sed 's/^.*NOTICE: //' | cut -c1-200)"
-	[ "$(sort "$W/fault2.swsl")" != "$(sort "$W/start.swsl")" ] ||
-		it_fail "the SA answers the start's SLs after the moves"
+	# MOVES=1: the wrapper's cables leave a repair no path in its routes' own
+	# layers, and the plugin says it moved them (layer_moves=on, the default)
+	if [ "${MOVES:-0}" = 1 ]; then
+		grep -q "osmdqr: NOTICE: no path fitted the own layers" \
+			"$W/osm.log" || it_fail "no repair moved routes to another layer"
+		it_log "ok: $(grep "osmdqr: NOTICE: no path fitted the own layers" \
+			"$W/osm.log" | tail -1 | sed 's/^.*NOTICE: //' | cut -c1-200)"
+		[ "$(sort "$W/fault2.swsl")" != "$(sort "$W/start.swsl")" ] ||
+			it_fail "the SA answers the start's SLs after the moves"
+	fi
+
+	# --- 3. both come back -------------------------------------------------------
+	nr=$(it_count "$RECONF")
+	from=$(mark)
+	it_ibsim_cmd "ReLink ${c1%% *}"
+	it_ibsim_cmd "ReLink ${c2%% *}"
+	sleep 1
+	kill -HUP "$OSM_PID"
+	wait_pass "$nr"
+	no_fallback "both cables back" "$from"
+	judge back
+	replay_step back fault2
+	# MOVES=1: the return put moved pairs back on their start SL, which the
+	# SA answers only once the original tables are in force
+	if [ "${MOVES:-0}" = 1 ]; then
+		n=$(sed -n 's/^SLs once in force from [^:]*: \([0-9]*\) .*/\1/p' \
+			"$W/back.replay")
+		[ "${n:-0}" -gt 0 ] ||
+			it_fail "back: no pair's SL changed with the return"
+	fi
+	it_expect_eq "entries that differ from the start" "$(it_changed back start)" 0
+	if [ "${MOVES:-0}" = 1 ]; then
+		[ "$(sort "$W/back.swsl")" = "$(sort "$W/start.swsl")" ] ||
+			it_fail "both cables back: the SA does not answer the start's SLs"
+		grep -q "are back on their start SL" "$W/osm.log" ||
+			it_fail "both cables back: no line says the SLs are back"
+		it_log "ok: both cables back: the SA answers the start's SLs again"
+	fi
+	last=back
 fi
 
+# --- 4. and 5., unless SWITCH_FAULT=0 -----------------------------------------
+if [ "${SWITCH_FAULT:-1}" = 1 ]; then
+	# --- 4. a whole switch ------------------------------------------------------
+	nr=$(it_count "$RECONF")
+	from=$(mark)
+	it_log "switch $sw fails"
+	it_ibsim_cmd "Unlink \"$sw\""
+	wait_pass "$nr"
+	# DQR may find no legal route for what crossed the switch (the mesh
+	# plug-in bypasses links, not switches) and say so: ERR DQ16, the base
+	# engine routes the fabric without it.  Either way the tables must hold.
+	if [ "${SWITCH_REPAIRED:-0}" = 1 ]; then
+		no_fallback "switch $sw" "$from"
+	else
+		no_fallback "switch $sw" "$from" 16
+	fi
+	fell_back=0
+	if tail -n +"$from" "$W/osm.log" | grep -q "ERR DQ16:"; then
+		fell_back=1
+		it_log "switch $sw: DQR fell back: $(tail -n +"$from" "$W/osm.log" |
+			sed -n 's/^.*ERR DQ16: dqr: //p' | head -1 | cut -c1-120)"
+		it_log "  $(grep -E "$RECONF" "$W/osm.log" | tail -n +$((nr + 1)) |
+			head -1 | sed 's/^.* dqr: //' | cut -c1-200)"
+	else
+		expect_ok "switch $sw" "$nr"
+	fi
+	judge swfault
+	# the plugin's up*/down* in force is named so, not as the base it replaced
+	if tail -n +"$from" "$W/osm.log" | grep -q "ERR DQ29:"; then
+		grep -q "^base: updn instead of " "$W/dqr-status" ||
+			it_fail "switch $sw: ERR DQ29, yet dqr-status says" \
+				"$(grep '^base: ' "$W/dqr-status")"
+		it_log "ok: switch $sw: $(grep '^base: ' "$W/dqr-status")"
+	fi
+	it_expect_eq "switches seen without $sw" \
+		"$(json_num "$W/swfault.json" switches)" \
+		$(($(wc -l < "$W/switches") - 1))
+	it_expect_eq "CA ports seen without $sw's" \
+		"$(json_num "$W/swfault.json" end_ports)" \
+		$(($(ca_ports "$NET") - $(ca_ports "$NET" "$sw")))
+	replay_step swfault "$last"
+	last=swfault
+	if [ "${AFTER_SWITCH:-0}" = 1 ]; then
+		grep -vF "\"$sw\"[" "$W/cables" > "$W/others"
+		rand "$(wc -l < "$W/others")"
+		i=$((R + 1))
+		c3=$(sed -n "${i}p" "$W/others")
+		rand $(($(wc -l < "$W/others") - 1))
+		c4=$(sed "${i}d" "$W/others" | sed -n "$((R + 1))p")
+		it_log "with switch $sw down, $c3 and then $c4 fail"
+		link_fault 3 "$c3" swfault
+		link_fault 4 "$c4" fault3
+		last=fault4
+	fi
+	nr=$(it_count "$RECONF")
+	nb=$(it_count "dqr: base ")
+	from=$(mark)
+	it_ibsim_cmd "ReLink \"$sw\""
+	[ "$last" = swfault ] || {
+		it_ibsim_cmd "ReLink ${c3%% *}"
+		it_ibsim_cmd "ReLink ${c4%% *}"
+	}
+	sleep 1
+	kill -HUP "$OSM_PID"
+	if [ "$fell_back" = 1 ]; then
+		# the base routed the fabric without the switch: its return is a
+		# new switch to that model, so the base routes again (a full pass)
+		it_wait_log "dqr: base " $((nb + 1)) 60
+		wait_transitions
+	else
+		wait_pass "$nr"
+	fi
+	no_fallback "switch $sw back" "$from"
+	judge swback
+	replay_step swback "$last"
+	it_expect_eq "entries that differ from the start" \
+		"$(it_changed swback start)" 0
+	last=swback
+fi
+
+# --- 6. SWITCH_CABLES=K: K of the switch's cables, one after another -------
+if [ "${SWITCH_CABLES:-0}" -gt 0 ]; then
+	grep -F "\"$sw\"[" "$W/cables" | head -n "$SWITCH_CABLES" \
+		> "$W/swcables"
+	[ "$(wc -l < "$W/swcables")" = "$SWITCH_CABLES" ] ||
+		it_fail "switch $sw has fewer than $SWITCH_CABLES cables"
+	it_log "$SWITCH_CABLES cables of switch $sw fail one after another"
+	k=0
+	while [ "$k" -lt "$SWITCH_CABLES" ]; do
+		k=$((k + 1))
+		link_fault $((k + 4)) "$(sed -n "${k}p" "$W/swcables")" "$last"
+		last=fault$((k + 4))
+	done
+	nr=$(it_count "$RECONF")
+	from=$(mark)
+	for k in $(seq "$SWITCH_CABLES"); do
+		c=$(sed -n "${k}p" "$W/swcables")
+		it_ibsim_cmd "ReLink ${c%% *}"
+	done
+	sleep 1
+	kill -HUP "$OSM_PID"
+	wait_pass "$nr"
+	no_fallback "the switch's cables back" "$from"
+	judge cback
+	replay_step cback "$last"
+	it_expect_eq "entries that differ from the start" \
+		"$(it_changed cback start)" 0
+fi
+# IMED=unused: the layers leave no VL spare, and the log says the option
+# is not used
+if [ "${IMED:-0}" = unused ]; then
+	l=$(grep "osmdqr: NOTICE: intermediates=[0-9]* not used" \
+		"$W/osm.log" | tail -1)
+	[ -n "$l" ] || it_fail "no NOTICE says intermediates=N is not used"
+	! grep -q "dqr: the IN paper's routes through at most" "$W/osm.log" ||
+		it_fail "the IN paper's routes laid DLIDs on full layers"
+	it_log "ok: ${l#*NOTICE: }" | cut -c1-200
+fi
 # IMED=1: the model's routes took part (vlayers_imed.c)
 if [ "${IMED:-0}" = 1 ]; then
 	l=$(grep "dqr: the IN paper's routes through at most" "$W/osm.log" |
@@ -546,91 +720,4 @@ if [ "${IMED:-0}" = 1 ]; then
 	[ -n "$l" ] || it_fail "no repair laid DLIDs by the IN paper's routes"
 	it_log "ok: ${l#*dqr: }"
 fi
-
-# --- 3. both come back -------------------------------------------------------
-nr=$(it_count "$RECONF")
-from=$(mark)
-it_ibsim_cmd "ReLink ${c1%% *}"
-it_ibsim_cmd "ReLink ${c2%% *}"
-sleep 1
-kill -HUP "$OSM_PID"
-wait_pass "$nr"
-no_fallback "both cables back" "$from"
-judge back
-replay_step back fault2
-# MOVES=1: the return put moved pairs back on their start SL, which the
-# SA answers only once the original tables are in force
-if [ "${MOVES:-0}" = 1 ]; then
-	n=$(sed -n 's/^SLs once in force from [^:]*: \([0-9]*\) .*/\1/p' \
-		"$W/back.replay")
-	[ "${n:-0}" -gt 0 ] ||
-		it_fail "back: no pair's SL changed with the return"
-fi
-it_expect_eq "entries that differ from the start" "$(it_changed back start)" 0
-if [ "${MOVES:-0}" = 1 ]; then
-	[ "$(sort "$W/back.swsl")" = "$(sort "$W/start.swsl")" ] ||
-		it_fail "both cables back: the SA does not answer the start's SLs"
-	grep -q "are back on their start SL" "$W/osm.log" ||
-		it_fail "both cables back: no line says the SLs are back"
-	it_log "ok: both cables back: the SA answers the start's SLs again"
-fi
-
-# --- 4. a whole switch ------------------------------------------------------
-nr=$(it_count "$RECONF")
-from=$(mark)
-it_log "switch $sw fails"
-it_ibsim_cmd "Unlink \"$sw\""
-wait_pass "$nr"
-# DQR may find no legal route for what crossed the switch (the mesh
-# plug-in bypasses links, not switches) and say so: ERR DQ16, the base
-# engine routes the fabric without it.  Either way the tables must hold.
-if [ "${SWITCH_REPAIRED:-0}" = 1 ]; then
-	no_fallback "switch $sw" "$from"
-else
-	no_fallback "switch $sw" "$from" 16
-fi
-fell_back=0
-if tail -n +"$from" "$W/osm.log" | grep -q "ERR DQ16:"; then
-	fell_back=1
-	it_log "switch $sw: DQR fell back: $(tail -n +"$from" "$W/osm.log" |
-		sed -n 's/^.*ERR DQ16: dqr: //p' | head -1 | cut -c1-120)"
-	it_log "  $(grep -E "$RECONF" "$W/osm.log" | tail -n +$((nr + 1)) |
-		head -1 | sed 's/^.* dqr: //' | cut -c1-200)"
-else
-	expect_ok "switch $sw" "$nr"
-fi
-judge swfault
-# the plugin's up*/down* in force is named so, not as the base it replaced
-if tail -n +"$from" "$W/osm.log" | grep -q "ERR DQ29:"; then
-	grep -q "^base: updn instead of " "$W/dqr-status" ||
-		it_fail "switch $sw: ERR DQ29, yet dqr-status says" \
-			"$(grep '^base: ' "$W/dqr-status")"
-	it_log "ok: switch $sw: $(grep '^base: ' "$W/dqr-status")"
-fi
-it_expect_eq "switches seen without $sw" \
-	"$(json_num "$W/swfault.json" switches)" \
-	$(($(wc -l < "$W/switches") - 1))
-it_expect_eq "CA ports seen without $sw's" \
-	"$(json_num "$W/swfault.json" end_ports)" \
-	$(($(ca_ports "$NET") - $(ca_ports "$NET" "$sw")))
-replay_step swfault back
-nr=$(it_count "$RECONF")
-nb=$(it_count "dqr: base ")
-from=$(mark)
-it_ibsim_cmd "ReLink \"$sw\""
-sleep 1
-kill -HUP "$OSM_PID"
-if [ "$fell_back" = 1 ]; then
-	# the base routed the fabric without the switch: its return is a
-	# new switch to that model, so the base routes again (a full pass)
-	it_wait_log "dqr: base " $((nb + 1)) 60
-	wait_transitions
-else
-	wait_pass "$nr"
-fi
-no_fallback "switch $sw back" "$from"
-judge swback
-replay_step swback swfault
-it_expect_eq "entries that differ from the start" \
-	"$(it_changed swback start)" 0
 it_log "PASS"
