@@ -70,12 +70,46 @@ int dqr_vlayers_lay_moved(struct dqr_vlayers *tl,
 	return r;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The LIDs whose switch is dst (its own, and those of the end ports at
+ * its cables, below t's end), ascending, into lids; their number.
+ * O(dst's ports x 2^LMC), not the LID space.
+ */
+static uint32_t switch_lids(const struct dqr_fabric *f,
+			    const struct dqr_lfts *t, uint32_t dst,
+			    uint32_t *lids)
+{
+	uint32_t node = f->switches[dst], p, lid, end, n = 0;
+	unsigned pn = 0;
+
+	do {
+		p = dqr_port_index(f, node, pn);
+		if (pn)
+			p = dqr_peer_port(f, p);
+		lid = p == DQR_NONE ? 0 : f->ports[p].base_lid;
+		end = lid ? lid + (1u << f->ports[p].lmc) : 0;
+		for (; lid && lid < end && lid < t->lid_count; lid++)
+			if (dqr_lid_switch(f, lid) == dst)
+				lids[n++] = lid;
+		pn = dqr_next_end_port(f, node, pn);
+	} while (pn);
+	qsort(lids, n, sizeof(*lids), cmp_u32);
+	return n;
+}
+
 int dqr_vlayers_move_path(struct dqr_vlayers *tl, const struct dqr_fabric *f,
 			  struct dqr_lfts *t, uint32_t n, uint32_t rejoin,
 			  uint32_t lid, uint32_t dst, uint32_t owner,
 			  struct dqr_vlayers_undo *u)
 {
-	uint32_t *lids, num_lids = 0, x;
+	uint32_t *lids, num_lids;
 	unsigned l, top;
 	int r = 0;
 
@@ -86,9 +120,7 @@ int dqr_vlayers_move_path(struct dqr_vlayers *tl, const struct dqr_fabric *f,
 	lids = malloc(sizeof(uint32_t) * t->lid_count);
 	if (!lids)
 		return -1;
-	for (x = 1; x < t->lid_count; x++)
-		if (dqr_lid_switch(f, x) == dst)
-			lids[num_lids++] = x;
+	num_lids = switch_lids(f, t, dst, lids);
 	for (l = 0; !r && l < top; l++) {
 		dqr_vlayers_undo_begin(tl, u);
 		r = dqr_vlayers_undo_end(tl, t, u,

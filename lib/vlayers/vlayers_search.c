@@ -166,63 +166,16 @@ static int cand_cmp(const void *x, const void *y)
 	return (a->rank > b->rank) - (a->rank < b->rank);
 }
 
-/*
- * Candidate c, laid in the routes' own layers (l DQR_VLAYERS_MAX)
- * or with them moved to layer l.  1 laid, 0 not, -1 no memory.
- */
-static int try_cand(struct dqr_vlayers *tl, const struct dqr_fabric *f,
-		    struct dqr_lfts *t, uint32_t a, const struct cand *c,
-		    uint32_t lid, uint32_t dst, uint32_t owner, unsigned l,
-		    const uint32_t *lids, uint32_t num_lids,
-		    struct dqr_vlayers_undo *u)
+/* The path of candidate c from a, into path_sw/path_port; its length. */
+static uint32_t cand_path(struct dqr_vlayers *tl, const struct dqr_fabric *f,
+			  const struct dqr_lfts *t, uint32_t a,
+			  const struct cand *c, uint32_t lid, uint32_t dst,
+			  uint32_t owner)
 {
-	uint32_t ends[DQR_TORUS_SEARCH_ENDS], len;
-	int r;
+	uint32_t ends[DQR_TORUS_SEARCH_ENDS];
 
 	bfs_ends(tl, f, t, a, c->pn, lid, dst, owner, ends, c->rank + 1u);
-	len = path_to(tl, a, c->end);
-	dqr_vlayers_undo_begin(tl, u);
-	if (l == DQR_VLAYERS_MAX)
-		r = dqr_vlayers_lay_path(tl, f, t, len, c->end, lid, dst, owner,
-					 u);
-	else
-		r = dqr_vlayers_lay_moved(tl, f, t, len, c->end, lid, dst,
-					  owner, l, lids, num_lids, u);
-	return dqr_vlayers_undo_end(tl, t, u, r);
-}
-
-/*
- * No candidate fits the routes' own layers: each, shortest first, with
- * them all moved to one layer, those in use first, then the next spare
- * one below max_layers.  The SL is per pair of switches, so every LID
- * of dst's switch goes along (lids[]).  1 laid, 0 not, -1 no memory.
- */
-static int move_cands(struct dqr_vlayers *tl,
-		      const struct dqr_fabric *f, struct dqr_lfts *t,
-		      uint32_t a, const struct cand *c, unsigned n,
-		      uint32_t lid, uint32_t dst, uint32_t owner,
-		      struct dqr_vlayers_undo *u)
-{
-	uint32_t *lids = NULL, num_lids = 0, x;
-	unsigned k, l, top;
-	int r = 0;
-
-	top = tl->num_layers < tl->max_layers ? tl->num_layers + 1 :
-	      tl->max_layers;
-	if (!n || !top)
-		return 0;
-	lids = malloc(sizeof(uint32_t) * t->lid_count);
-	if (!lids)
-		return -1;
-	for (x = 1; x < t->lid_count; x++)
-		if (dqr_lid_switch(f, x) == dst)
-			lids[num_lids++] = x;
-	for (k = 0; !r && k < n; k++)
-		for (l = 0; !r && l < top; l++)
-			r = try_cand(tl, f, t, a, &c[k], lid, dst, owner, l,
-				     lids, num_lids, u);
-	free(lids);
-	return r;
+	return path_to(tl, a, c->end);
 }
 
 int dqr_vlayers_search_lid(struct dqr_vlayers *tl,
@@ -233,7 +186,8 @@ int dqr_vlayers_search_lid(struct dqr_vlayers *tl,
 	struct cand c[DQR_TORUS_SEARCH_HOPS * DQR_TORUS_SEARCH_ENDS];
 	uint32_t node = f->switches[a], ends[DQR_TORUS_SEARCH_ENDS];
 	unsigned pn, e, k, n = 0, hops = 0;
-	int r;
+	uint32_t len;
+	int r = 0;
 
 	/* a and what routes through it: cut off with the route */
 	dqr_vlayers_upstream(tl, f, t, lid, dst, a, tl->cut,
@@ -256,11 +210,20 @@ int dqr_vlayers_search_lid(struct dqr_vlayers *tl,
 	qsort(c, n, sizeof(*c), cand_cmp);
 	/* tables change only when a path is kept: the BFS repeats itself */
 	for (k = 0; k < n; k++) {
-		r = try_cand(tl, f, t, a, &c[k], lid, dst, owner,
-			     DQR_VLAYERS_MAX, NULL, 0, u);
+		len = cand_path(tl, f, t, a, &c[k], lid, dst, owner);
+		dqr_vlayers_undo_begin(tl, u);
+		r = dqr_vlayers_undo_end(tl, t, u,
+					 dqr_vlayers_lay_path(tl, f, t, len,
+							      c[k].end, lid,
+							      dst, owner, u));
 		if (r)
 			return r;
 	}
-	return tl->max_layers ? move_cands(tl, f, t, a, c, n, lid, dst, owner,
-					   u) : 0;
+	/* none fits the routes' own layers: each, shortest first, moved */
+	for (k = 0; !r && tl->max_layers && k < n; k++) {
+		len = cand_path(tl, f, t, a, &c[k], lid, dst, owner);
+		r = dqr_vlayers_move_path(tl, f, t, len, c[k].end, lid, dst,
+					  owner, u);
+	}
+	return r;
 }
