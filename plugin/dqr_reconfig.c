@@ -230,7 +230,7 @@ int dqr_hand_over(struct dqr_ctx *ctx, const struct dqr_fabric *f,
 	ret = dqr_transition_begin(ctx, f, held, target, r, what);
 out:
 	dqr_lfts_free(held);
-	/* written at once: nothing older stays for the old SLs to meet */
+	/* written at once: the SA answers their SLs from now on */
 	if (at_once)
 		dqr_sls_in_force(ctx, 1);
 	dqr_react_handed_over(&ctx->react);

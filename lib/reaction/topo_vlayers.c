@@ -187,7 +187,6 @@ static int vl_in_force(struct dqr_reactor *x)
 	return tl ? dqr_vlayers_sls_take(tl, &priv(x)->answered) : 0;
 }
 
-
 static unsigned vl_sl2vl(const struct dqr_reactor *x, uint64_t guid,
 			 uint8_t in_port, uint8_t out_port, uint8_t *vl)
 {

@@ -129,8 +129,10 @@ uint8_t dqr_vlayers_sl_by(const struct dqr_vlayers *tl,
 	       dqr_vlayers_base_sl(tl, src, dst);
 }
 
-/* The pairs a holds that b gives another SL; with only_a, those b
- * does not hold itself. */
+/*
+ * The pairs a holds that b gives another SL; with only_a, only those b
+ * does not hold itself.
+ */
 static uint64_t differ_from(const struct dqr_vlayers *tl,
 			    const struct dqr_vlayers_sls *a,
 			    const struct dqr_vlayers_sls *b, int only_a)

@@ -36,8 +36,8 @@
  *
  * Costs: the model O(switches^2) memory, on grids of at most 2,048
  * switches (larger ones skip this step); per repair O(switches^2 x
- * failed cables) to judge and O(LIDs x switches) for the loads; per
- * DLID a tree, O(max x switches^2).
+ * failed cables) to judge and, once it has a DLID to lay, O(LIDs x
+ * switches) for the loads; per DLID a tree, O(max x switches^2).
  */
 #include <stdlib.h>
 #include <string.h>
