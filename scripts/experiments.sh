@@ -14,9 +14,12 @@
 #                DATA/uturn-fig11, doc/uturn-fig11.png
 #   scale        doc/scale.md: one fault's reaction on fat trees of 648
 #                to 43,904 CAs -> DATA/scale/scale.dat, doc/scale.svg
-#   all          the four, one after the other (no PART)
+#   intermediates doc/intermediate-switches.md: the busiest channel of
+#                an 8x8x8 torus after up to 14 faults, five ways ->
+#                DATA/intermediates, doc/intermediates-load.png
+#   all          the five, one after the other (no PART)
 #   plot         only the figures, from DATA as it stands; PARTs name
-#                the experiments (default: all four)
+#                the experiments (default: all five)
 # PART picks part of an experiment (default: all of it):
 #   dqr-sim      kary-4-3 kary-4-3-dsl fattree2-36 fattree2-36-dsl
 #                fattree3-36 fattree3-36-dsl mesh-10x10 mesh-20x20 bench
@@ -44,7 +47,9 @@
 # given 0 runs is skipped); BIG_RUNS (default RUNS) for grids' 20x20 tori
 # under up*/down*; JOBS (default 2) grids configurations at once; TRIALS
 # overrides the faults of every benchmark (dqr-sim bench: 200, 20 for
-# turns=path on fattree3:36; scale: 100, 10 at 43,904 CAs).
+# turns=path on fattree3:36; scale: 100, 10 at 43,904 CAs); IMED_RUNS
+# (default 10) runs of IMED_FAULTS (14) faults on IMED_FABRIC
+# (torus:8x8x8) for intermediates.
 #
 # Every state is verified.  dqr-sim and uturn-fig11: a verification
 # failure (dqr-sim's exit status 1) does not stop the run; its messages go
@@ -58,8 +63,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
 	sed -n '5,6p' "$0" | sed 's/^# \{0,1\}//' >&2
-	echo "EXPERIMENT: dqr-sim, grids, uturn-fig11, scale, all, plot" \
-		"(see the head of $0)" >&2
+	echo "EXPERIMENT: dqr-sim, grids, uturn-fig11, scale, intermediates," \
+		"all, plot (see the head of $0)" >&2
 	exit 2
 }
 
@@ -81,9 +86,9 @@ shift $((OPTIND - 1))
 what=$1
 shift
 
-experiments="dqr-sim grids uturn-fig11 scale"
+experiments="dqr-sim grids uturn-fig11 scale intermediates"
 case $what in
-dqr-sim|grids|uturn-fig11|scale|plot) ;;
+dqr-sim|grids|uturn-fig11|scale|intermediates|plot) ;;
 all) [ $# = 0 ] || usage ;;
 *) echo "$prog: no experiment '$what'" >&2; usage ;;
 esac
@@ -570,6 +575,43 @@ exp_scale() {
 	mv "$out/scale.dat.new" "$out/scale.dat"
 }
 
+# ---------------------------------------------------------- intermediates
+# The busiest switch-to-switch channel under all-to-all after each fault
+# (dqr-sim --load all-to-all), the same faults for every way: the
+# defaults (one VL), DQR with moves on e-cube's and on LASH's layers,
+# LASH's with the IN paper's routes first (intermediates=2), and the
+# model's own tables made afresh per state.  NAME.txt is dqr-sim's
+# output, NAME.dat its load lines: k, mean of the busiest channel over
+# the runs that held, mean routes per channel, the worst run's busiest.
+exp_intermediates() {
+	local out=$data/intermediates n opt
+	local ir=${IMED_RUNS:-10} ik=${IMED_FAULTS:-14}
+	local spec=${IMED_FABRIC:-torus:8x8x8}
+
+	mkdir -p "$out"
+	for n in defaults ecube-moves lash-moves lash-moves-imed model; do
+		case $n in
+		defaults) opt= ;;
+		ecube-moves) opt="--torus-layers --layer-moves" ;;
+		lash-moves) opt="--lash --layer-moves" ;;
+		lash-moves-imed) opt="--lash --layer-moves --intermediates 2" ;;
+		model) opt="--intermediates 2" ;;
+		esac
+		echo "intermediates: $n: $ir runs of $ik faults on $spec" >&2
+		# exit 1: a run lost a pair, which the figure counts anyway
+		"$sim" --fabric "$spec" --runs "$ir" --faults "$ik" --seed 1 \
+			--load all-to-all $opt > "$out/$n.txt" ||
+			[ $? = 1 ] || return 1
+		awk '/^load: after [0-9]+ faults: max/ {
+			gsub(/[(,]/, " ")
+			print $3, $6, $8, $11 }' "$out/$n.txt" > "$out/$n.dat"
+		[ -s "$out/$n.dat" ] || {
+			echo "$prog: no load lines in $out/$n.txt" >&2
+			return 1
+		}
+	done
+}
+
 # ---------------------------------------------------------------- figures
 plot() {
 	local e=$1
@@ -590,6 +632,7 @@ run() {
 	grids) exp_grids "$@" ;;
 	uturn-fig11) exp_uturn_fig11 "$@" ;;
 	scale) exp_scale "$@" ;;
+	intermediates) exp_intermediates "$@" ;;
 	esac
 	[ $plots = 0 ] || plot "$e"
 }

@@ -51,6 +51,18 @@ expect 0 "kary-4-3-uturn end-to-end: 2 runs" -- RUNS=2 \
 	ONLY=kary-4-3-uturn-end bash "$script" -n -s "$sim" -o "$dir/d" \
 	uturn-fig11
 same_names uturn-fig11 'kary-4-3-uturn-end-*'
+# intermediates: the five ways, small: each NAME.dat has the start and a
+# load line per fault
+expect 0 "intermediates: model: 2 runs of 2 faults on torus:4x4x3" -- \
+	IMED_RUNS=2 IMED_FAULTS=2 IMED_FABRIC=torus:4x4x3 \
+	bash "$script" -n -s "$sim" -o "$dir/d" intermediates
+same_names intermediates '*'
+for n in defaults ecube-moves lash-moves lash-moves-imed model; do
+	awk 'NF != 4 || $1 != NR - 1 { bad = 1 } END { exit bad || NR != 3 }' \
+		"$dir/d/intermediates/$n.dat"
+	tally $? "intermediates: $n.dat is not 3 load lines" \
+		"$dir/d/intermediates/$n.dat"
+done
 
 # scale: the 648-CA row is measured again, the stored others stay
 mkdir -p "$dir/d/scale"
@@ -79,7 +91,7 @@ expect 0 "figures of scale into" -- bash "$script" -f "$dir/fig" plot
 tally $? "plot: gnuplot missed files of data/ or warned" "$out"
 for f in dqr-sim-probability.png dqr-sim-time.png dqr-sim-changed.png \
 	grids-fig3.png grids-fig4.png grids-tori.png grids-ecube.png \
-	grids-moves.png uturn-fig11.png scale.svg; do
+	grids-moves.png uturn-fig11.png scale.svg intermediates-load.png; do
 	[ -s "$dir/fig/$f" ] && [ -e "$top_srcdir/doc/$f" ]
 	tally $? "plot: $f not drawn, or doc/ does not show it" "$out"
 done
