@@ -13,7 +13,7 @@
 # plain and the sanitized ones sharing the slots) while the Debian
 # package builds at the lowest priority, then the integration tests
 # that must run alone (INTEGRATION_ALONE in Makefile.am says why) while
-# libFuzzer, valgrind and the soak run on the other core at the lowest
+# libFuzzer, and valgrind and the soak, run beside them at the lowest
 # priority, then make distcheck, then the package installed and loaded
 # by opensm.
 set -e
@@ -167,35 +167,36 @@ wait_deb() {
 }
 stage "(waiting for the Debian package)" wait_deb
 
-# While the integration tests that must run alone have one core (they
-# use a fifth of it: mostly they wait for their drains; a waking test
-# preempts the rest), the other runs, at the lowest priority, libFuzzer
-# (one process: every reader for a fixed budget, 5 x 30 s), then
-# valgrind on the unit tests, then 200 random fault/recovery sequences
-# per fabric, every transition judged.  Then make distcheck on both
-# cores, in its own tree (build/osm-dqr-*), which it removes when it
-# passes, so its tests are not counted below.  (distcheck beside
-# valgrind, each on one core, took 321 s after the alone tests; this
-# way the alone tests hide valgrind and the soak.)
+# While the integration tests that must run alone have the machine
+# (they use a fifth of a core: mostly they wait for their drains; a
+# waking test preempts the rest), two jobs run beside them at the
+# lowest priority, one per core: libFuzzer (one process: every reader
+# for a fixed budget, 5 x 30 s), and valgrind on the unit tests, then
+# 200 random fault/recovery sequences per fabric, every transition
+# judged.  Then make distcheck on both cores, in its own tree
+# (build/osm-dqr-*), which it removes when it passes, so its tests are
+# not counted below.  (Fuzzer, valgrind and soak one after the other
+# on one core outlasted the alone tests by 183 s.)
 fuzz() {
 	nice -n 19 sh test/fuzz/run.sh 30
 }
 valgrind_soak() {
 	(cd build && nice -n 19 make check-valgrind && nice -n 19 make soak)
 }
-# the fuzzer, then valgrind and the soak, each timed; the exit status to
-# build/beside.status: what waits for it is not its parent
+# beside NAME: the job NAME, timed; its output to build/NAME.log, its
+# exit status to build/NAME.status (what waits for it is not its parent)
 beside() {
 	local st=0
 
-	rm -f build/beside.status
-	{
-		stage "fuzz (libFuzzer, beside)" fuzz &&
-			stage "valgrind, soak (beside)" valgrind_soak
-	} > build/beside.log 2>&1 || st=$?
-	echo "$st" > build/beside.status
+	rm -f "build/$1.status"
+	case $1 in
+	fuzz) stage "fuzz (libFuzzer, beside)" fuzz ;;
+	valgrind-soak) stage "valgrind, soak (beside)" valgrind_soak ;;
+	esac > "build/$1.log" 2>&1 || st=$?
+	echo "$st" > "build/$1.status"
 }
-beside &
+beside fuzz &
+beside valgrind-soak &
 
 # one after the other, alone (INTEGRATION_ALONE in Makefile.am)
 stage "integration, alone" check build TESTS='$(INTEGRATION_ALONE)'
@@ -203,11 +204,16 @@ stage "integration, alone (ASan/UBSan)" check build-asan DQR_IT_SANITIZE=1 \
 	TESTS='$(SAN_INTEGRATION_ALONE)'
 
 wait_beside() {
-	while [ ! -s build/beside.status ]; do
-		sleep 1
+	local j st=0
+
+	for j in fuzz valgrind-soak; do
+		while [ ! -s "build/$j.status" ]; do
+			sleep 1
+		done
+		cat "build/$j.log"
+		[ "$(cat "build/$j.status")" = 0 ] || st=1
 	done
-	cat build/beside.log
-	[ "$(cat build/beside.status)" = 0 ]
+	return $st
 }
 stage "(waiting for fuzz, valgrind, soak)" wait_beside
 
