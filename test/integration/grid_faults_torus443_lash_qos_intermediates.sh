@@ -5,10 +5,11 @@
 # base=lash (OpenSM's lash lays the layers and leaves VLs spare) and
 # intermediates=2; only those faults (not the two cables at first): its
 # repairs move pairs to other SLs, so the SA is asked for every pair of
-# switches in every state (about 30 s of CPU a state).  Every state is
+# switches in every state (about 50 s of CPU a state).  Every state is
 # read back and judged per VL with those SLs, every transition replayed
 # with the SLs its packets carry, the log must count DLIDs the IN routes
-# laid, and the return gives the start's tables.
+# laid, and the return gives the start's tables.  Not in test-all.sh
+# (make check-slow, Makefile.am's INTEGRATION_SLOW says why).
 GEN=torus:4x4x3
 HOST=ca-0000
 : "${SEED:=1}"
