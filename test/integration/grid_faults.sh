@@ -327,6 +327,13 @@ start_vls() {
 	vls_of "$1" start
 }
 
+# left_out NAME: the (source, DLID) pairs NAME's replay left out, their
+# SL changed by the transition (dqr-check --vls-after); empty without.
+left_out() {
+	sed -n 's/^SLs once in force from [^:]*: \([0-9]*\) .*/\1/p' \
+		"$W/$1.replay"
+}
+
 # replay_step NAME PREV: every stage recorded since PREV replays cleanly
 # and ends at NAME; without a stage recorded nothing may have changed.
 # With the SA's SLs read after each change (sa-each), the stages are
@@ -353,9 +360,8 @@ replay_step() {
 		{ cat "$W/$1.replay"; it_fail "$1 does not replay cleanly"; }
 	rm -f "$W/dqr-transition.dump"
 	it_log "ok: $1 replays loop free and acyclic from $2 ($(grep \
-		'^stages: ' "$W/$1.replay" | cut -d';' -f1)${after:+; $(sed -n \
-		's/^SLs once in force from [^:]*: \([0-9]*\) .*/\1 pairs moved, left out/p' \
-		"$W/$1.replay")})"
+		'^stages: ' "$W/$1.replay" | cut -d';' -f1)${after:+; $(left_out \
+		"$1") (source, DLID) pairs whose SL it moved left out})"
 }
 
 # wait_pass NR: a reconfiguration after the NR-th, and every transition
@@ -579,8 +585,7 @@ if [ "${TWO_CABLES:-1}" = 1 ]; then
 	# MOVES=1: the return put moved pairs back on their start SL, which the
 	# SA answers only once the original tables are in force
 	if [ "${MOVES:-0}" = 1 ]; then
-		n=$(sed -n 's/^SLs once in force from [^:]*: \([0-9]*\) .*/\1/p' \
-			"$W/back.replay")
+		n=$(left_out back)
 		[ "${n:-0}" -gt 0 ] ||
 			it_fail "back: no pair's SL changed with the return"
 	fi
