@@ -44,6 +44,7 @@ static const base_setup_fn base_setup[DQR_BASE_NUM] = {
 	[DQR_BASE_SSSP] = osm_ucast_sssp_setup,
 	[DQR_BASE_TORUS_2QOS] = osm_ucast_torus2QoS_setup,
 	[DQR_BASE_UTURN] = NULL,	/* dqr_engine.c routes it itself */
+	[DQR_BASE_TWOPHASE] = NULL,	/* so it does this one */
 };
 
 /* why a base is dropped from a pass, as the log says it */

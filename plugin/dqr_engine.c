@@ -188,8 +188,9 @@ static int uturn_pass(struct dqr_ctx *ctx)
 }
 
 /*
- * base=auto on a fabric that is no fat tree: lib's routing of a mesh,
- * torus or hypercube it recognises (reaction/base_choice.h); the tables
+ * base=auto on a fabric that is no fat tree, or base=twophase: lib's
+ * routing of a mesh, torus or hypercube it recognises
+ * (reaction/base_choice.h); the tables
  * go to OpenSM and DQR as uturn_pass's do.  Returns what OpenSM's second
  * step expects, or 1 when OpenSM's engines must route (no grid).
  */
@@ -223,6 +224,15 @@ static int base_pass(struct dqr_ctx *ctx)
 
 	dqr_recon_drop(ctx);
 	dqr_reactor_reset(&ctx->react);
+	if (choice == DQR_BASE_TWOPHASE) {
+		/* a hypercube, or OpenSM's updn after ERR DQ42 */
+		ctx->try_uturn = 0;
+		dqr_read_vl_caps(ctx, &ctx->react.caps);
+		ret = grid_pass(ctx);
+		if (ret != 1)
+			return ret;
+		choice = DQR_BASE_UPDN;
+	}
 	if (ctx->try_uturn) {
 		ctx->try_uturn = 0;
 		ret = uturn_pass(ctx);
@@ -330,7 +340,7 @@ static int base_lid_matrices(struct dqr_ctx *ctx)
 {
 	ctx->try_uturn = ctx->react.opts.base == DQR_BASE_UTURN ||
 			 ctx->react.opts.base == DQR_BASE_AUTO;
-	if (ctx->try_uturn)
+	if (ctx->try_uturn || ctx->react.opts.base == DQR_BASE_TWOPHASE)
 		return osm_ucast_mgr_build_lid_matrices(
 			&ctx->osm->sm.ucast_mgr);
 	return dqr_bases_lid_matrices(&ctx->bases, ctx->react.opts.base);

@@ -87,6 +87,29 @@ static uint32_t gone_switches(const struct dqr_ctx *ctx, uint32_t *out,
 	return n;
 }
 
+/*
+ * Two-phase routing's switches left out (node indices of ref, up to
+ * max) into v, when it is in force.
+ */
+static void left_out(const struct dqr_ctx *ctx, struct dqr_status_view *v,
+		     uint32_t *out, uint32_t max)
+{
+	const struct dqr_fabric *ref = ctx->react.recon.ref;
+	struct dqr_twophase_view tv;
+	uint32_t sw, n = 0;
+
+	if (!ctx->react.ready || !ref ||
+	    dqr_topology_twophase_view(&ctx->react, &tv) || tv.active < 0)
+		return;
+	for (sw = 0; sw < tv.switches && sw < ref->num_switches; sw++)
+		if (tv.level[sw] == DQR_TWOPHASE_LEFT_OUT && n++ < max)
+			out[n - 1] = ref->switches[sw];
+	v->twophase = 1;
+	v->twophase_active = (uint32_t)tv.active;
+	v->num_left_out = n;
+	v->left_out = out;
+}
+
 /* 1 safe, 0 not, -1 not judged; why in buf. */
 static int verdict(const struct dqr_ctx *ctx, char *buf, size_t len)
 {
@@ -143,7 +166,7 @@ static void write_both(struct dqr_ctx *ctx, int left)
 	struct dqr_status_counters *c = &ctx->status;
 	struct dqr_status_view v;
 	struct dqr_tol_report tol;
-	uint32_t gone[DQR_STATUS_NAMES_MAX];
+	uint32_t gone[DQR_STATUS_NAMES_MAX], outs[DQR_STATUS_NAMES_MAX];
 	char base[128], shape[192], why[256], err[4200];
 	int bad;
 
@@ -161,6 +184,7 @@ static void write_both(struct dqr_ctx *ctx, int left)
 	v.num_gone_switches = gone_switches(ctx, gone, DQR_STATUS_NAMES_MAX);
 	v.missing_switches = v.num_gone_switches;
 	v.gone_switches = gone;
+	left_out(ctx, &v, outs, DQR_STATUS_NAMES_MAX);
 	if (ctx->react.ready && ctx->proj) {
 		v.ref = ctx->react.recon.ref;
 		v.failed_ports = ctx->diff.missing_ports;

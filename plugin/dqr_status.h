@@ -103,6 +103,13 @@ struct dqr_status_view {
 	uint32_t num_failed_ports;
 	const uint32_t *gone_switches;	/* node indices of ref */
 	uint32_t num_gone_switches;
+	/* two-phase routing of a hypercube is in force: the switches it
+	 * leaves out, their group of four broken (node indices of ref),
+	 * and those active by the HC paper's criteria */
+	int twophase;
+	uint32_t twophase_active;
+	const uint32_t *left_out;
+	uint32_t num_left_out;
 	/* the transition under way; id 0: none */
 	uint64_t transition;
 	uint32_t stage, stages;		/* stages handed so far, of */

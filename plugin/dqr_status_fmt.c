@@ -112,6 +112,25 @@ static void put_gone_switches(FILE *fp, const struct dqr_status_view *v)
 			n - DQR_STATUS_NAMES_MAX);
 }
 
+static void put_left_out(FILE *fp, const struct dqr_status_view *v)
+{
+	const struct dqr_fabric *f = v->ref;
+	uint32_t i, n = v->num_left_out;
+
+	fprintf(fp, "twophase_left_out: %u\n"
+		"twophase_active: %u\n", n, v->twophase_active);
+	for (i = 0; f && i < n && i < DQR_STATUS_NAMES_MAX; i++) {
+		uint32_t node = v->left_out[i];
+
+		if (node < f->num_nodes)
+			fprintf(fp, "left_out_switch: 0x%016" PRIx64 " (%s)\n",
+				f->nodes[node].guid, dqr_node_name(f, node));
+	}
+	if (f && n > DQR_STATUS_NAMES_MAX)
+		fprintf(fp, "left_out_switch: ... %u more\n",
+			n - DQR_STATUS_NAMES_MAX);
+}
+
 static void put_transitions(FILE *fp, const struct dqr_status_view *v)
 {
 	const struct dqr_status_counters *c = v->c;
@@ -203,6 +222,8 @@ int dqr_status_format(FILE *fp, const struct dqr_status_view *v)
 		put_failed_ports(fp, v);
 		put_gone_switches(fp, v);
 	}
+	if (v->twophase)
+		put_left_out(fp, v);
 	put_transitions(fp, v);
 	put_reconfig(fp, &v->c->last);
 	fprintf(fp, "tables: %s\n", v->verified > 0 ? "safe" :
@@ -328,6 +349,14 @@ int dqr_status_format_prom(FILE *fp, const struct dqr_status_view *v)
 	prom_u64(fp, "missing_nodes", "gauge",
 		 "Nodes (switches, CAs, routers) of the reference topology "
 		 "absent now.", v->missing_nodes);
+	if (v->twophase) {
+		prom_u64(fp, "twophase_left_out", "gauge",
+			 "Switches two-phase routing leaves out, their group "
+			 "of four broken.", v->num_left_out);
+		prom_u64(fp, "twophase_active", "gauge",
+			 "Switches active by the HC paper's criteria.",
+			 v->twophase_active);
+	}
 	prom_u64(fp, "transition_stage", "gauge",
 		 "Stages of the transition under way handed to OpenSM; 0: "
 		 "none under way.", v->transition ? v->stage : 0);

@@ -26,6 +26,7 @@ const char *const dqr_base_engine_names[DQR_BASE_NUM + 1] = {
 	[DQR_BASE_SSSP] = "sssp",
 	[DQR_BASE_TORUS_2QOS] = "torus-2QoS",
 	[DQR_BASE_UTURN] = "uturn",
+	[DQR_BASE_TWOPHASE] = "twophase",
 	[DQR_BASE_NUM] = NULL,
 };
 
@@ -70,6 +71,7 @@ static const struct dqr_opt_spec dqr_option_table[] = {
 	OPTION(fast_path, DQR_OPT_BOOL, NULL, 0),
 	OPTION(tolerance_s, DQR_OPT_UINT, NULL, DQR_TOLERANCE_S_MAX),
 	OPTION(intermediates, DQR_OPT_UINT, NULL, DQR_INTERMEDIATES_MAX),
+	OPTION(twophase_seed, DQR_OPT_UINT, NULL, DQR_TWOPHASE_SEED_MAX),
 };
 
 #undef OPTION
@@ -95,6 +97,7 @@ void dqr_options_init(struct dqr_options *o)
 	o->layer_moves = 1;
 	o->fast_path = 1;
 	o->tolerance_s = DQR_TOLERANCE_S_DEFAULT;
+	o->twophase_seed = 1;
 }
 
 int dqr_options_parse(const char *str, struct dqr_options *o,
@@ -125,7 +128,8 @@ void dqr_options_format(const struct dqr_options *o, char *buf, size_t len)
 	snprintf(buf, len, "base=%s verify=%s mode=%s turns=%s fallback=%s "
 		 "transition=%s drain_ms=%s vl_layer=%s stretch=%s "
 		 "budget_ms=%s budget_mb=%s mesh_routing=%s layer_moves=%s "
-		 "fast_path=%s tolerance_s=%u intermediates=%u",
+		 "fast_path=%s tolerance_s=%u intermediates=%u "
+		 "twophase_seed=%u",
 		 dqr_base_engine_name(o->base), o->verify ? "on" : "off",
 		 dqr_mode_names[o->mode], dqr_turns_names[o->turns],
 		 dqr_fallback_names[o->fallback],
@@ -136,7 +140,7 @@ void dqr_options_format(const struct dqr_options *o, char *buf, size_t len)
 		 uint_auto(o->budget_mb, mb, sizeof(mb)),
 		 dqr_mesh_routing_names[o->mesh_routing],
 		 o->layer_moves ? "on" : "off", o->fast_path ? "on" : "off",
-		 o->tolerance_s, o->intermediates);
+		 o->tolerance_s, o->intermediates, o->twophase_seed);
 }
 
 /* ------------------------------------------------------------------ */

@@ -39,6 +39,7 @@ enum dqr_base_engine {
 	DQR_BASE_SSSP,
 	DQR_BASE_TORUS_2QOS,
 	DQR_BASE_UTURN,		/* lib's own fat-tree routing, not OpenSM's */
+	DQR_BASE_TWOPHASE,	/* lib's own hypercube routing (twophase.h) */
 	DQR_BASE_NUM
 };
 
@@ -149,16 +150,22 @@ struct dqr_options {
 	 * leave a VL spare; 0 (default): the mesh plug-in alone.
 	 */
 	unsigned intermediates;
+	/*
+	 * base=twophase: the seed its intermediates are drawn from, so
+	 * that every full routing of one fabric gives the same tables.
+	 */
+	unsigned twophase_seed;
 };
 
 #define DQR_TOLERANCE_S_DEFAULT 60
 #define DQR_INTERMEDIATES_MAX 4
+#define DQR_TWOPHASE_SEED_MAX 1000000000u
 #define DQR_TOLERANCE_S_MAX 86400
 
 /* The defaults: base=auto verify=on mode=end-to-end turns=each
  * fallback=base transition=ordered drain_ms=auto vl_layer=on stretch=off
  * budget_ms=auto budget_mb=auto mesh_routing=updn layer_moves=on
- * fast_path=on tolerance_s=60 intermediates=0. */
+ * fast_path=on tolerance_s=60 intermediates=0 twophase_seed=1. */
 void dqr_options_init(struct dqr_options *o);
 
 /*

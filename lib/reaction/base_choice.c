@@ -2,9 +2,10 @@
  * base_choice.c - which base routing a full routing gets, and with it
  * the topology (topology.h): base=uturn and base=auto try lib's fat-tree
  * routing first; base=auto then a mesh, torus or hypercube recognised
- * from the cabling, routed by lib; what is neither goes to OpenSM's
- * engines, whose layers lib takes where it can (lash on a grid).  The
- * caller models the subnet, runs OpenSM's engines and logs x->notes.
+ * from the cabling, routed by lib (base=twophase: a hypercube only);
+ * what is neither goes to OpenSM's engines, whose layers lib takes
+ * where it can (lash on a grid).  The caller models the subnet, runs
+ * OpenSM's engines and logs x->notes.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -94,6 +95,10 @@ static const char *grid_phrase(const struct dqr_reactor *x,
 {
 	int updn = x->opts.mesh_routing == DQR_MESH_UPDN;
 
+	if (g->kind == DQR_GRID_HYPERCUBE &&
+	    x->opts.base == DQR_BASE_TWOPHASE)
+		return "lib's two-phase routing (the HC paper's Algorithm B, "
+		       "its subcubes paired; deadlock free on one VL)";
 	if (g->kind == DQR_GRID_HYPERCUBE)
 		return "lib's e-cube routing (deadlock free on one VL)";
 	if (g->kind == DQR_GRID_TORUS && x->caps.qos)
@@ -207,6 +212,53 @@ refused:
 	return 1;
 }
 
+/* Why base=twophase cannot route: loud, it was asked for. */
+static void twophase_refused(struct dqr_reactor *x, const char *why)
+{
+	dqr_note(&x->notes, DQR_NOTE_ERROR, "42", "base=twophase cannot "
+		 "route this fabric (%s); routing with updn instead", why);
+}
+
+/*
+ * base=twophase on grid g: 0 with *t and the topology set, or 1 (said)
+ * when g is no hypercube or memory is short.
+ */
+static int twophase_grid(struct dqr_reactor *x, const struct dqr_fabric *f,
+			 const struct dqr_grid *g, const char *desc,
+			 struct dqr_lfts **t)
+{
+	struct dqr_twophase_stats st;
+	struct dqr_twophase *tp;
+	char err[256];
+
+	if (g->kind != DQR_GRID_HYPERCUBE) {
+		snprintf(err, sizeof(err), "a %s, no hypercube", desc);
+		goto refused;
+	}
+	if (dqr_twophase_new(f, g->ndims, g->place, x->opts.twophase_seed,
+			     &tp, err, sizeof(err)))
+		goto refused;
+	if (dqr_twophase_route(tp, f, t, &st)) {
+		dqr_twophase_free(tp);
+		goto nomem;
+	}
+	if (dqr_topology_twophase(x, f, tp)) {
+		dqr_lfts_free(*t);
+		*t = NULL;
+		goto nomem;
+	}
+	dqr_note(&x->notes, DQR_NOTE_INFO, NULL, "%s: two-phase routing, "
+		 "intermediates drawn from twophase_seed=%u, %u DLIDs; %"
+		 PRIu64 " entries without a climbing route left to DQR",
+		 desc, x->opts.twophase_seed, st.lids, st.unrouted);
+	return 0;
+nomem:
+	snprintf(err, sizeof(err), "out of memory");
+refused:
+	twophase_refused(x, err);
+	return 1;
+}
+
 int dqr_choose_grid(struct dqr_reactor *x, const struct dqr_fabric *f,
 		    struct dqr_lfts **t)
 {
@@ -214,13 +266,17 @@ int dqr_choose_grid(struct dqr_reactor *x, const struct dqr_fabric *f,
 	enum dqr_ref_kind kind;
 	enum dqr_grid_kind g_kind;
 	char err[256], desc[160];
-	int mesh_updn, layered = 0;
+	int mesh_updn, layered = 0, ret = 0;
 
 	dqr_notes_clear(&x->notes);
 	*t = NULL;
 	if (dqr_grid_detect(f, &g, err, sizeof(err))) {
-		dqr_note(&x->notes, DQR_NOTE_INFO, NULL, "shape: no mesh, "
-			 "torus or hypercube (%s); trying 'ftree'", err);
+		if (x->opts.base == DQR_BASE_TWOPHASE)
+			twophase_refused(x, err);
+		else
+			dqr_note(&x->notes, DQR_NOTE_INFO, NULL, "shape: no "
+				 "mesh, torus or hypercube (%s); trying "
+				 "'ftree'", err);
 		return 1;
 	}
 	dqr_grid_describe(g, desc, sizeof(desc));
@@ -229,6 +285,10 @@ int dqr_choose_grid(struct dqr_reactor *x, const struct dqr_fabric *f,
 	mesh_updn = kind == DQR_REF_UPDN_MESH;
 	dqr_note(&x->notes, DQR_NOTE_INFO, NULL, "shape: %s, %u switches; %s",
 		 desc, g->num_switches, grid_phrase(x, g));
+	if (x->opts.base == DQR_BASE_TWOPHASE) {
+		ret = twophase_grid(x, f, g, desc, t);
+		goto out;
+	}
 	if (g_kind == DQR_GRID_TORUS && x->caps.qos &&
 	    !route_grid(x, f, g, desc, DQR_REF_DOR_WRAP, t)) {
 		layered = !ecube_vlayers(x, f, &g, *t, desc);
@@ -246,10 +306,12 @@ int dqr_choose_grid(struct dqr_reactor *x, const struct dqr_fabric *f,
 	else if (!layered)
 		dqr_topology_mesh(x, f, g, 0, mesh_updn, mesh_updn,
 				  mesh_updn ? "updn" : "dor");
-	snprintf(x->topo.shape, sizeof(x->topo.shape), "%s, %u switches",
-		 desc, f->num_switches);
+out:
+	if (!ret)
+		snprintf(x->topo.shape, sizeof(x->topo.shape),
+			 "%s, %u switches", desc, f->num_switches);
 	dqr_grid_free(g);
-	return 0;
+	return ret;
 }
 
 int dqr_choose_lash_grid(struct dqr_reactor *x, const struct dqr_fabric *f,

@@ -27,8 +27,9 @@ void dqr_choose_no_fat_tree(struct dqr_reactor *x, const char *why);
  * f a mesh, torus or hypercube: 0 with *t lib's routing of it (with qos,
  * a torus by e-cube on virtual layers where the ports carry them; else
  * a mesh or torus by up*\/down* from its corner, or dimension order with
- * mesh_routing=dor; a hypercube by e-cube) and its topology set; 1 when
- * it is none or lib's routing failed (said).
+ * mesh_routing=dor; a hypercube by e-cube, or with base=twophase by
+ * two-phase routing, which takes nothing else) and its topology set; 1
+ * when it is none or lib's routing failed (said).
  */
 int dqr_choose_grid(struct dqr_reactor *x, const struct dqr_fabric *f,
 		    struct dqr_lfts **t);

@@ -194,6 +194,9 @@ int dqr_react_update(struct dqr_reactor *x, const struct dqr_fabric *proj,
 		x->topo.ops->update_opts(x, &o);
 	/* a fault's reroute has a budget; the start after a base has not */
 	o.budget = b;
+	memset(&x->recon.base, 0, sizeof(x->recon.base));
+	if (x->topo.ops->recon_base)
+		x->topo.ops->recon_base(x, &x->recon.base);
 	out->code = dqr_recon_update(&x->recon, proj, d, &o, res);
 	if (x->topo.ops->after_update)
 		x->topo.ops->after_update(x, res, &x->notes);

@@ -12,6 +12,9 @@
  *   mesh       a mesh, or a torus routed as its mesh, on one VL: the DQR
  *              paper's mesh plug-in, wrap cables last
  *   hypercube  routed by e-cube on one VL
+ *   two-phase  a hypercube routed by lib's two-phase routing on one VL
+ *              (routing/twophase.h): every update starts from its tables
+ *              for the cabling as it is, DQR fills what they leave
  *   vlayers    a grid on virtual layers (e-cube's on a torus, or LASH's):
  *              every route on the SL = VL of its layer, DQR in every
  *              layer, path SLs and SL2VL from the layers
@@ -31,6 +34,7 @@
 #include "reaction/notes.h"
 #include "recon/recon.h"
 #include "reroute/reroute.h"
+#include "routing/twophase.h"
 #include "shape/ftree_shape.h"
 #include "shape/grid_shape.h"
 #include "transition/transition.h"
@@ -104,6 +108,11 @@ struct dqr_topology_ops {
 	/* what only a fault's reroute adds (the start's is a fill) */
 	void (*update_opts)(const struct dqr_reactor *x,
 			    struct dqr_reroute_opts *o);
+	/*
+	 * A base that routes every projection afresh, for the update to
+	 * start from (recon.h); NULL: updates repair the tables in force.
+	 */
+	void (*recon_base)(struct dqr_reactor *x, struct dqr_recon_base *b);
 	/* DQR starts on tables t of f: dqr_recon_start()'s codes */
 	int (*start)(struct dqr_reactor *x, const struct dqr_fabric *f,
 		     const struct dqr_lfts *t,
@@ -232,6 +241,26 @@ int dqr_topology_mesh(struct dqr_reactor *x, const struct dqr_fabric *f,
 		      int wraps_last, int updn, const char *routing);
 /* A hypercube routed by e-cube on one VL. */
 void dqr_topology_hypercube(struct dqr_reactor *x);
+/*
+ * A hypercube f (the reference topology) routed by two-phase routing tp
+ * (owned from here on, whatever is returned).
+ */
+int dqr_topology_twophase(struct dqr_reactor *x, const struct dqr_fabric *f,
+			  struct dqr_twophase *tp);
+/* Two-phase routing's view of the cabling it routed last. */
+struct dqr_twophase_view {
+	/* per switch index, enum dqr_twophase_level (twophase.h) */
+	const uint8_t *level;
+	uint32_t switches;
+	uint32_t whole;		/* switches of whole groups */
+	long active;		/* active by the paper's bound; -1: unknown */
+	/* (source switch, DLID) pairs among whole groups after the last
+	 * update, and how many its tables leave unrouted (0, 0 before) */
+	uint64_t pairs, unrouted;
+};
+/* On two-phase routing: 0 with *v filled; else -1. */
+int dqr_topology_twophase_view(const struct dqr_reactor *x,
+			       struct dqr_twophase_view *v);
 /*
  * A grid g on virtual layers tl (both owned from here on, whatever is
  * returned), routed by tables whose layers tl holds; moves: with

@@ -54,6 +54,27 @@ int dqr_recon_clone(const struct dqr_recon *r, struct dqr_recon *out)
 	return 0;
 }
 
+/* A channel list for the n tables ts together on f, as list_from(). */
+static struct dqr_dyn_order *list_of(const struct dqr_fabric *f,
+				     const struct dqr_lfts *const *ts,
+				     unsigned n, int *cyclic,
+				     struct dqr_cycle *cycle)
+{
+	struct dqr_channel_list cl;
+	struct dqr_dyn_order *d = NULL;
+	struct dqr_cdg *g;
+	int ret;
+
+	ret = dqr_channel_list_of_tables(f, ts, n, &cl, cycle, &g);
+	*cyclic = ret == 1;
+	if (ret == 0) {
+		d = dqr_dyn_new(g, &cl);
+		dqr_channel_list_free(&cl);
+	}
+	dqr_cdg_free(g);
+	return d;
+}
+
 /*
  * A channel list for t on f; NULL with *cyclic set when t has a cycle
  * (its channels then in cycle, when given).
@@ -63,19 +84,8 @@ static struct dqr_dyn_order *list_from(const struct dqr_fabric *f,
 				       struct dqr_cycle *cycle)
 {
 	const struct dqr_lfts *ts[1] = { t };
-	struct dqr_channel_list cl;
-	struct dqr_dyn_order *d = NULL;
-	struct dqr_cdg *g;
-	int ret;
 
-	ret = dqr_channel_list_of_tables(f, ts, 1, &cl, cycle, &g);
-	*cyclic = ret == 1;
-	if (ret == 0) {
-		d = dqr_dyn_new(g, &cl);
-		dqr_channel_list_free(&cl);
-	}
-	dqr_cdg_free(g);
-	return d;
+	return list_of(f, ts, 1, cyclic, cycle);
 }
 
 /*
@@ -228,6 +238,66 @@ static int restart_from_original(struct dqr_recon *r,
 	return 0;
 }
 
+/*
+ * The base's tables for proj with a channel list built for them, and
+ * DQR's fill of what they leave: 0, -1 when out of memory,
+ * DQR_REROUTE_OVER past the budget, or 1 when the base's tables have a
+ * cycle (its own guarantee broken: the caller repairs the tables in
+ * force instead, as without a base).
+ */
+static int update_from_base(struct dqr_recon *r, const struct dqr_fabric *proj,
+			    const struct dqr_reroute_opts *o,
+			    struct dqr_recon_result *res)
+{
+	double t0 = dqr_now_ms();
+	const struct dqr_lfts *both[2];
+	struct dqr_dyn_order *cl;
+	struct dqr_lfts *t;
+	uint32_t *lids = NULL, sw, lid, nl;
+	int64_t n;
+	int cyclic, run;
+
+	if (r->base.route(r->base.arg, proj, &t))
+		return -1;
+	/*
+	 * A list of the tables held and the new ones together lets the
+	 * planner prove stages without a drain; the base's routes all climb
+	 * one order, so only DQR's earlier fill can make the two cyclic.
+	 */
+	both[0] = r->cur;
+	both[1] = t;
+	cl = list_of(r->ref, both, 2, &cyclic, NULL);
+	r->list_holds_before = cl != NULL;
+	if (!cl && cyclic)
+		cl = list_from(r->ref, t, &cyclic, NULL);
+	if (!cl) {
+		dqr_lfts_free(t);
+		return cyclic ? 1 : -1;
+	}
+	dqr_dyn_free(r->cl);
+	r->cl = cl;
+	nl = t->lid_count < r->cur->lid_count ? t->lid_count :
+	     r->cur->lid_count;
+	for (sw = 0; sw < r->cur->num_switches; sw++)
+		for (lid = 0; lid < r->cur->lid_count; lid++)
+			dqr_lft_set(r->cur, sw, lid, lid < nl &&
+				    sw < t->num_switches ?
+				    dqr_lft_get(t, sw, lid) : DQR_NO_PATH);
+	dqr_lfts_free(t);
+	res->from_original = 1;
+	res->us_list = (dqr_now_ms() - t0) * 1e3;
+	n = dqr_lids_with_holes(proj, r->cur, &lids);
+	if (n < 0)
+		return -1;
+	run = dqr_reroute_run(r->rr, proj, r->cur, r->cl, o, lids,
+			      (uint32_t)n, &res->rs);
+	free(lids);
+	/* the base's holes had routes before the fault: failed ones now */
+	res->rs.failed += res->rs.holes;
+	res->rs.holes = 0;
+	return run;
+}
+
 int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 		     const struct dqr_topo_diff *d,
 		     const struct dqr_reroute_opts *o,
@@ -267,6 +337,23 @@ int dqr_recon_update(struct dqr_recon *r, const struct dqr_fabric *proj,
 			goto out;
 		res->from_original = nb > 0;
 		goto done;
+	}
+	r->list_holds_before = 0;
+	if (r->base.route) {
+		before = dqr_lfts_clone(r->cur);
+		if (!before)
+			goto out;
+		run = update_from_base(r, proj, o, res);
+		if (run == DQR_REROUTE_OVER)
+			ret = DQR_RECON_OVER;
+		if (run < 0 || run == DQR_REROUTE_OVER)
+			goto out;
+		if (!run) {
+			dqr_recon_note_cut(r);
+			goto done;
+		}
+		dqr_lfts_free(before);
+		before = NULL;
 	}
 	if (nb) {
 		/* something came back: reroute all that is still down */

@@ -48,6 +48,20 @@ struct dqr_recon_change {
 	uint32_t num_cut;
 };
 
+/*
+ * A base that routes every projection of the reference topology afresh
+ * (two-phase routing of a hypercube): each update then starts from the
+ * base's tables for the cabling as it is, with a channel list built for
+ * them, and DQR fills only what they leave unrouted.  route() returns 0
+ * with *out set (the reference's shape), or -1 when out of memory.  The
+ * caller sets it before each dqr_recon_update() and owns arg.
+ */
+struct dqr_recon_base {
+	int (*route)(void *arg, const struct dqr_fabric *proj,
+		     struct dqr_lfts **out);
+	void *arg;
+};
+
 struct dqr_recon {
 	struct dqr_fabric *ref;		/* the model the indices refer to */
 	struct dqr_lfts *orig;		/* start's tables, holes filled */
@@ -65,6 +79,10 @@ struct dqr_recon {
 	struct dqr_vlayers_stats vstats;	/* of the last repair */
 	/* pairs of switches a restart put back on their start SL */
 	uint64_t pairs_moved_back;
+	struct dqr_recon_base base;	/* route unset: none */
+	/* the last update started from the base, and cl holds the tables
+	 * held before it too (the planner's list for the change) */
+	int list_holds_before;
 };
 
 struct dqr_recon_result {
@@ -112,7 +130,9 @@ int dqr_recon_start_vlayers(struct dqr_recon *r, const struct dqr_fabric *f,
 
 /*
  * Brings r->cur in line with proj, r->ref as it is now (from
- * dqr_fabric_project(), whose diff must be degraded-only).  The channel
+ * dqr_fabric_project(), whose diff must be degraded-only).  With a base
+ * (r->base), every update restarts from the base's tables for proj
+ * (res->from_original set) and DQR fills what they leave.  The channel
  * list is brought in line with proj at the ends of d's absent cables
  * only (dqr_reroute_run_ports()), so the update costs the fault, not
  * the fabric.  Returns DQR_RECON_OK, DQR_RECON_FAILED (r->cur then holds

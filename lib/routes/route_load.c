@@ -1,6 +1,7 @@
 /*
- * route_load.c - routes per channel under all-to-all traffic and shift
- * permutations (what is counted is in route_load.h).
+ * route_load.c - routes per channel under all-to-all traffic, shift
+ * permutations and any permutation, and the permutation's route lengths
+ * (what is counted is in route_load.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "routes/route_load.h"
 #include "routes/route_walk.h"
 #include "util/mem.h"
+#include "util/union_find.h"
 
 static int is_end_port(const struct dqr_fabric *f, uint32_t i)
 {
@@ -190,8 +192,6 @@ static void shift_ctx_free(struct shift_ctx *c)
 static int shift_ctx_init(struct shift_ctx *c, const struct dqr_fabric *f,
 			  const struct dqr_lfts *t, int own_load)
 {
-	uint32_t lid, i;
-
 	memset(c, 0, sizeof(*c));
 	c->f = f;
 	c->t = t;
@@ -203,26 +203,35 @@ static int shift_ctx_init(struct shift_ctx *c, const struct dqr_fabric *f,
 		shift_ctx_free(c);
 		return -1;
 	}
+	c->n = dqr_end_ports(f, c->ends);
+	return 0;
+}
+
+uint32_t dqr_end_ports(const struct dqr_fabric *f, uint32_t *ends)
+{
+	uint32_t lid, i, n = 0;
+
 	for (lid = 1; lid <= f->max_lid; lid++) {
 		i = dqr_lid_owner(f, lid);
 		if (i == DQR_NONE || !is_end_port(f, i) ||
 		    f->ports[i].base_lid != lid ||
 		    dqr_ingress_switch(f, i) == DQR_NONE)
 			continue;
-		c->ends[c->n++] = i;
+		ends[n++] = i;
 	}
-	return 0;
+	return n;
 }
 
 /*
- * Follows the route from end port src to end port dst's base LID, its
- * channels into c->path.  Returns their number when dst receives it,
- * else 0 (no path, dead port, delivered elsewhere, loop).
+ * Follows the route from end port src to lid, one of end port dst's,
+ * its channels into c->path.  Returns their number when dst receives
+ * it, else 0 (no path, dead port, delivered elsewhere, loop).
  */
-static uint32_t walk_route(struct shift_ctx *c, uint32_t src, uint32_t dst)
+static uint32_t walk_route(struct shift_ctx *c, uint32_t src, uint32_t dst,
+			   uint32_t lid)
 {
 	const struct dqr_fabric *f = c->f;
-	uint32_t lid = f->ports[dst].base_lid, ns = f->num_switches;
+	uint32_t ns = f->num_switches;
 	uint32_t x = dqr_ingress_switch(f, src), len = 0, visits, ch, next;
 
 	c->path[len++] = src;
@@ -260,7 +269,8 @@ static void shift_run(struct shift_ctx *c, uint32_t shift, uint64_t *load,
 		if (j >= c->n)
 			j -= c->n;
 		ld->pairs++;
-		len = walk_route(c, c->ends[i], c->ends[j]);
+		len = walk_route(c, c->ends[i], c->ends[j],
+				 c->f->ports[c->ends[j]].base_lid);
 		if (!len) {
 			ld->unrouted++;
 			continue;
@@ -322,5 +332,108 @@ int dqr_shift_load_summary(const struct dqr_fabric *f,
 		s->mean = sum_mean / s->shifts;
 	}
 	shift_ctx_free(&c);
+	return 0;
+}
+
+/* ---------------------------------------------------------- permutation */
+
+/*
+ * The switches a cable path joins, as one tree of parent each (num_switches
+ * entries), so that a pair no routing can deliver is told from one the
+ * tables lose.
+ */
+static void switch_components(const struct dqr_fabric *f, uint32_t *parent)
+{
+	uint32_t x, y, a, b, node;
+	unsigned pn;
+
+	for (x = 0; x < f->num_switches; x++)
+		parent[x] = x;
+	for (x = 0; x < f->num_switches; x++) {
+		node = f->switches[x];
+		dqr_for_each_linked_port(f, node, pn) {
+			y = dqr_peer_switch(f, dqr_port_index(f, node, pn));
+			if (y == DQR_NONE)
+				continue;
+			a = dqr_uf_root(parent, x);
+			b = dqr_uf_root(parent, y);
+			if (a != b)
+				parent[a] = b;
+		}
+	}
+}
+
+/* The component of the end port's switch, or DQR_NONE without a cable. */
+static uint32_t end_component(const struct dqr_fabric *f, uint32_t *parent,
+			      uint32_t port)
+{
+	uint32_t x;
+
+	if (port >= f->num_ports || !is_end_port(f, port))
+		return DQR_NONE;
+	x = dqr_ingress_switch(f, port);
+	return x == DQR_NONE ? DQR_NONE : dqr_uf_root(parent, x);
+}
+
+int dqr_perm_load(const struct dqr_fabric *f, const struct dqr_lfts *t,
+		  const uint32_t *ends, const uint32_t *pi, uint32_t n,
+		  struct dqr_perm_load *pl, uint64_t *per_channel)
+{
+	struct dqr_route_load ld;
+	struct shift_ctx c = { 0 };
+	uint64_t *load, delivered = 0;
+	uint32_t *parent, i, k, len, hops, a;
+	const struct dqr_port *dst;
+
+	memset(pl, 0, sizeof(*pl));
+	c.f = f;
+	c.t = t;
+	c.path = malloc(sizeof(*c.path) * (f->num_switches + 1));
+	parent = malloc(sizeof(*parent) * (f->num_switches + 1));
+	load = per_channel ? per_channel :
+	       malloc(sizeof(*load) * (f->num_ports + 1));
+	if (!c.path || !parent || !load) {
+		free(c.path);
+		free(parent);
+		if (!per_channel)
+			free(load);
+		return -1;
+	}
+	memset(load, 0, sizeof(*load) * f->num_ports);
+	switch_components(f, parent);
+	for (i = 0; i < n; i++) {
+		if (pi[i] == i)
+			continue;
+		pl->pairs++;
+		a = end_component(f, parent, ends[i]);
+		if (a == DQR_NONE ||
+		    a != end_component(f, parent, ends[pi[i]])) {
+			pl->apart++;
+			continue;
+		}
+		dst = &f->ports[ends[pi[i]]];
+		len = walk_route(&c, ends[i], ends[pi[i]], dst->base_lid +
+				 (i & ((1u << dst->lmc) - 1)));
+		if (!len) {
+			pl->unrouted++;
+			continue;
+		}
+		for (k = 0; k < len; k++)
+			load[c.path[k]]++;
+		/* less the CA links at both ends */
+		hops = len - 2;
+		pl->hops += hops;
+		if (hops > pl->longest)
+			pl->longest = hops;
+		delivered++;
+	}
+	load_stats(f, load, &ld);
+	pl->channels = ld.channels;
+	pl->max = ld.max;
+	pl->mean_hops = delivered ? (double)pl->hops / delivered : 0.0;
+	free(c.path);
+	free(parent);
+	if (!per_channel)
+		free(load);
 	return 0;
 }

@@ -1,6 +1,8 @@
 /*
  * route_load.h - how many routes each channel carries under a traffic
- * pattern: all-to-all and shift permutations of the end ports.
+ * pattern: all-to-all, shift permutations and any permutation of the end
+ * ports (routes/permutation.h builds some), with the permutation's route
+ * lengths.
  *
  * The end ports are the CA (or router) ports with a base LID, cabled to
  * a switch; a destination must also own its base LID (the LID index may
@@ -89,5 +91,46 @@ struct dqr_shift_summary {
 int dqr_shift_load_summary(const struct dqr_fabric *f,
 			   const struct dqr_lfts *t,
 			   struct dqr_shift_summary *s);
+
+/*
+ * The end ports dqr_shift_load permutes, in ascending order of base LID,
+ * into ends (room for f->max_lid + 1): CA (or router) ports cabled
+ * to a switch that own their base LID.  Their number.
+ */
+uint32_t dqr_end_ports(const struct dqr_fabric *f, uint32_t *ends);
+
+/*
+ * Any permutation: source ends[i] sends one route to ends[pi[i]].  Sources
+ * with pi[i] == i send nothing.  A pair that no cable path of f joins (an
+ * end port lost its cable or its switch, or the fabric is split: no
+ * routing can deliver it) is counted as apart and not walked; every other
+ * is walked as dqr_shift_load walks it (loop safe), and only delivered
+ * routes load channels and count in the lengths.  A destination with
+ * LMC > 0 is reached at its LID base + (i mod 2^LMC): the host spreads
+ * its paths over the aliases by its own position, as MPI libraries
+ * spread theirs by rank, since the SA lists every alias.  Lengths are
+ * switch-to-switch hops: the two CA links of a route are not counted.
+ */
+struct dqr_perm_load {
+	uint64_t pairs;		/* sources that send: pi[i] != i */
+	uint64_t apart;		/* of them, joined by no cable path */
+	uint64_t unrouted;	/* of the others, not delivered */
+	uint32_t channels;	/* linked switch-to-switch channels */
+	uint64_t max;		/* routes on the busiest of them */
+	uint32_t longest;	/* hops of the longest delivered route */
+	uint64_t hops;		/* hops of the delivered routes, summed */
+	double mean_hops;	/* hops / delivered routes, 0 if none */
+};
+
+/*
+ * ends: n port indices of f (dqr_end_ports of f, or of the fabric f was
+ * projected from: a projection keeps the port indices); pi: a permutation
+ * of 0 .. n-1.  Fills *pl, and per_channel when not NULL (f->num_ports
+ * entries: the routes each sending port carries).  0, or -1 when out of
+ * memory.
+ */
+int dqr_perm_load(const struct dqr_fabric *f, const struct dqr_lfts *t,
+		  const uint32_t *ends, const uint32_t *pi, uint32_t n,
+		  struct dqr_perm_load *pl, uint64_t *per_channel);
 
 #endif

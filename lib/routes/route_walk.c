@@ -1,6 +1,8 @@
 /*
  * route_walk.c - the outcome of every switch's route towards one DLID.
  */
+#include <stdlib.h>
+
 #include "routes/route_walk.h"
 #include "util/check.h"
 
@@ -132,4 +134,37 @@ void dqr_walk_dlid(const struct dqr_fabric *f, const struct dqr_lfts *t,
 	}
 	/* every switch walked once: O(switches) per DLID (route_walk.h) */
 	DQR_CHECK(walked == f->num_switches);
+}
+
+int64_t dqr_unrouted_among(const struct dqr_fabric *f,
+			   const struct dqr_lfts *t, const uint8_t *in,
+			   uint64_t *pairs)
+{
+	struct dqr_walk_state *st;
+	uint32_t *scratch, lid, sw, dsw;
+	int64_t bad = 0;
+
+	*pairs = 0;
+	st = malloc(sizeof(*st) * (f->num_switches + 1));
+	scratch = malloc(sizeof(*scratch) * (f->num_switches + 1));
+	if (!st || !scratch) {
+		free(st);
+		free(scratch);
+		return -1;
+	}
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		dsw = dqr_lid_switch(f, lid);
+		if (dsw == DQR_NONE || !in[dsw])
+			continue;
+		dqr_walk_dlid(f, t, lid, st, scratch);
+		for (sw = 0; sw < f->num_switches; sw++) {
+			if (!in[sw])
+				continue;
+			(*pairs)++;
+			bad += st[sw].result != DQR_WALK_OK;
+		}
+	}
+	free(st);
+	free(scratch);
+	return bad;
 }

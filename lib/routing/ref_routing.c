@@ -15,6 +15,7 @@
 
 #include "routes/route_walk.h"
 #include "routing/ref_routing.h"
+#include "routing/twophase.h"
 #include "routing/uturn_route.h"
 #include "shape/ftree_shape.h"
 #include "util/check.h"
@@ -864,6 +865,7 @@ static int check_kind(const struct dqr_gen_spec *s, enum dqr_ref_kind kind,
 		ok = s->kind == DQR_GEN_MESH || s->kind == DQR_GEN_TORUS;
 		break;
 	case DQR_REF_ECUBE:
+	case DQR_REF_TWOPHASE:
 		ok = s->kind == DQR_GEN_HYPERCUBE;
 		break;
 	default:
@@ -878,6 +880,24 @@ static int check_kind(const struct dqr_gen_spec *s, enum dqr_ref_kind kind,
 		return -1;
 	}
 	return 0;
+}
+
+/* twophase.h on the generator's labels, with the plugin's default seed. */
+static int twophase_route(const struct dqr_fabric *f,
+			  const struct dqr_gen_spec *s,
+			  const struct dqr_gen_place *places,
+			  struct dqr_lfts **out, char *err, size_t errlen)
+{
+	struct dqr_twophase *tp;
+	int ret;
+
+	if (dqr_twophase_new(f, s->ndims, places, 1, &tp, err, errlen))
+		return -1;
+	ret = dqr_twophase_route(tp, f, out, NULL);
+	dqr_twophase_free(tp);
+	if (ret)
+		dqr_set_err(err, errlen, "out of memory");
+	return ret;
 }
 
 /*
@@ -938,6 +958,10 @@ int dqr_ref_route(const struct dqr_fabric *f, const struct dqr_gen_spec *spec,
 			goto nomem;
 		if (check_places(spec, places, f->num_switches, err, errlen))
 			goto out;
+	}
+	if (kind == DQR_REF_TWOPHASE) {
+		ret = twophase_route(f, spec, places, out, err, errlen);
+		goto out;
 	}
 	r.f = f;
 	r.s = spec;

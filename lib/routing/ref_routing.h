@@ -63,6 +63,14 @@
  *   leaves an entry DQR_NO_PATH only where it cannot place a U-turn
  *   (none on an intact k-ary n-tree); dqr_recon_start fills those.
  *
+ * DQR_REF_TWOPHASE (hypercube)
+ *   twophase.h's two-phase routing by the generator's labels, seed 1
+ *   (the plugin's default twophase_seed=1).  The plugin labels the cube
+ *   it recognises (grid_route.h), which may number the dimensions
+ *   otherwise: dqr-sim routes by the recognised labels, as the plugin.
+ *   Deadlock free on one VL with any links or switches removed; what it
+ *   cannot route climbing stays DQR_NO_PATH.
+ *
  * FTREE_MOD, DOR, DOR_WRAP and ECUBE are defined on the intact generated
  * fabric: with links removed they still name only linked ports and build
  * no loops, but leave pairs unrouted (and FTREE_MOD may lose deadlock
@@ -89,7 +97,8 @@
 	X(DQR_REF_ECUBE, "ecube")					\
 	X(DQR_REF_UPDN, "updn")						\
 	X(DQR_REF_UPDN_MESH, "updn-mesh")				\
-	X(DQR_REF_UTURN, "uturn")
+	X(DQR_REF_UTURN, "uturn")					\
+	X(DQR_REF_TWOPHASE, "twophase")
 
 enum dqr_ref_kind {
 	DQR_REF_KINDS(DQR_ENUM_ID)

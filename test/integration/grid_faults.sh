@@ -21,7 +21,8 @@
 # HOST, SEED (the default of the wrapper), SHAPE (what the "dqr: shape: "
 # line says, an extended regular expression), PLUGIN (1 when the mesh
 # plug-in serves the shape: meshes and tori, not hypercubes), QOS
-# (TRUE: opensm.conf says "qos TRUE"; unset: OpenSM's default), OPTIONS
+# (TRUE: opensm.conf says "qos TRUE"; unset: OpenSM's default), LMC
+# (opensm.conf's lmc: 2^LMC LIDs per CA port; unset: OpenSM's 0), OPTIONS
 # (event_plugin_options; unset: none), BASE (lib's routing the summary
 # line names, an extended regular expression; unset: dor or ecube),
 # SWITCH_REPAIRED (1: DQR must
@@ -136,7 +137,10 @@ ibdm_judge() {
 		awk -F: '{ s += $2 } END { print s + 0 }')
 	paths=$(sed -n 's/^-I- Scanned:\([0-9]*\) paths.*/\1/p' \
 		"$W/$name.ibdm")
-	[ "$paths" = "$pairs" ] ||
+	# with LMC, ibdmchk walks a pair of ports by their base LIDs only
+	# (its -l wants every port's LIDs aligned, switches' too); dqr-check
+	# judges every LID of theirs
+	[ "$paths" = "$pairs" ] || [ -n "${LMC:-}" ] ||
 		it_fail "$name: ibdmchk scanned '$paths' paths," \
 			"dqr-check judged $pairs pairs"
 	it_log "ok: ibdmchk: no credit loop in $name, $paths paths"
@@ -477,7 +481,8 @@ it_log "SEED=$SEED: of $n cables $c1 and then $c2 fail; then switch $sw"
 
 # --- 1. the start ----------------------------------------------------------
 it_start_ibsim "$NET"
-it_write_conf ${QOS:+"qos $QOS"} ${OPTIONS:+"event_plugin_options $OPTIONS"}
+it_write_conf ${QOS:+"qos $QOS"} ${LMC:+"lmc $LMC"} \
+	${OPTIONS:+"event_plugin_options $OPTIONS"}
 it_start_opensm
 it_wait_log "dqr: base " 1
 it_settle
@@ -496,6 +501,24 @@ if [ -n "${SLS:-}" ]; then
 fi
 judge start
 status_safe start
+# with LMC, a CA's LIDs are trees of their own: at some switch two of
+# them leave by different ports (two-phase routing: other intermediates)
+if [ -n "${LMC:-}" ]; then
+	apart=$(awk '
+	/^Unicast lids / { sec++; next }
+	/^0x[0-9a-f]+ [0-9]+ .*portguid 0x/ {
+		match($0, /portguid 0x[0-9a-f]+/)
+		k = sec " " substr($0, RSTART, RLENGTH)
+		if ((k in port) && port[k] != $2 + 0)
+			diff[k] = 1
+		port[k] = $2 + 0
+	}
+	END { n = 0; for (k in diff) n++; print n }' "$W/start.fts")
+	[ "$apart" -gt 0 ] ||
+		it_fail "lmc $LMC: no switch sends a CA's LIDs different ways"
+	it_log "ok: lmc $LMC: $apart (switch, CA) pairs send the CA's" \
+		"LIDs by more than one port"
+fi
 # one VL, every path on SL 0 (with qos TRUE too: the routing is the same,
 # and OpenSM's default SL2VL maps SL 0 to VL 0); on layers the SL
 # dqr-check computed; the SA's answer for a few pairs

@@ -223,8 +223,8 @@ expect 2 "what-if 'ca-0000': not a switch" -- --fabric kary:2,3 \
 	--what-if ca-0000
 expect 2 "options: option 'mode' has a bad value 'sideways'" -- \
 	--fabric kary:2,3 --what-if all --options mode=sideways
-expect 2 "options applies to --what-if only" -- --fabric kary:2,3 \
-	--options mode=local
+expect 2 "options applies to --what-if and --routing twophase" -- \
+	--fabric kary:2,3 --options mode=local
 expect 2 "not with --mode" -- --fabric kary:2,3 --what-if all \
 	--options mode=local --mode local
 # --what-if all: every single fault from the same start, and a summary
@@ -283,6 +283,93 @@ expect 0 "^load: after 0 faults: max 60.0 mean 54.00 " -- \
 expect 2 "load takes all-to-all" -- --fabric kary:4,3 --load sideways
 expect 2 "load applies to the runs of faults" -- --fabric kary:4,3 \
 	--load all-to-all --what-if all
+# --permutation: one permutation of the end ports through the tables.
+# End port i (by base LID) is the CA of hypercube switch label i, so on
+# the n-cube these are the classic patterns.  E-cube fixes the lowest
+# differing bit first: a route from s crosses dimension j at the node
+# whose bits above j are s's and below j the destination d's, and it
+# crosses iff s_j != d_j.  Bit reversal (d_j = s_(n-1-j)), n = 6: at j = 2
+# the node fixes s_2 .. s_5 (its low bits d_1 d_0 = s_4 s_5 repeat them),
+# s_0 s_1 are free: 4 sources, all crossing when s_2 != s_3; at j = 3 it
+# fixes s_3 s_4 s_5 (d_2 d_1 d_0 = s_3 s_4 s_5 again), 8 sources of which
+# the 4 with s_2 != s_3 cross; j = 1, 4 give 2, j = 0, 5 one.  So 4 =
+# 2^(n/2 - 1); the mean of 56 routes is 2 x 3 x 64 / 56 = 3.43 hops (each
+# of the 3 mirrored bit pairs differs in half the sources, costing 2).
+pm="--routing ecube --runs 1 --faults 0 --permutation"
+expect 0 "^permutation bit-reversal: start: max link load 4, longest route 6, mean route 3.43 hops, 0 pairs unrouted, 0 apart$" \
+	-- --fabric hypercube:6 $pm bit-reversal
+expect 0 "^permutation bit-reversal: 64 end ports, 56 send " -- \
+	--fabric hypercube:6 $pm bit-reversal
+# transpose, n = 6: the low and high halves swap, d = (l, h).  Crossing a
+# low dimension j the node fixes h and l_j .. l_2, l_0 .. l_(j-1) are
+# free: 2^j, at most 4 (j = 2); crossing high dimension 3 + j the node
+# fixes h and l_0 .. l_(j-1), l_j .. l_2 are free less the one that must
+# differ: 2^(2-j), at most 4 (j = 0).  The same figures as bit reversal
+expect 0 "^permutation transpose: start: max link load 4, longest route 6, mean route 3.43 hops, 0 pairs unrouted, 0 apart$" \
+	-- --fabric hypercube:6 $pm transpose
+# ... which n = 5 tells apart: transpose is there d_j = s_((j+2) mod 5);
+# at j = 2 the node fixes s_2 s_3 s_4 (d_1 d_0 = s_3 s_2), s_0 s_1 are
+# free and all 4 cross when s_2 != s_4: 4 routes (30 send).  Bit reversal
+# never crosses j = 2 (d_2 = s_2) and loads 2 at the most (24 send)
+expect 0 "^permutation transpose: start: max link load 4, longest route 4," \
+	-- --fabric hypercube:5 $pm transpose
+expect 0 "^permutation transpose: 32 end ports, 30 send " -- \
+	--fabric hypercube:5 $pm transpose
+expect 0 "^permutation bit-reversal: start: max link load 2, longest route 4," \
+	-- --fabric hypercube:5 $pm bit-reversal
+# random: Fisher-Yates from --seed's own stream (figures checked against
+# a reimplementation of the stream and of e-cube); the same seed gives
+# the same lines, another seed others
+expect 0 "^permutation random: start: max link load 3, longest route 5, mean route 3.06 hops" \
+	-- --fabric hypercube:6 $pm random --seed 1
+expect 0 "^permutation random: start: max link load 2, longest route 6, mean route 3.11 hops" \
+	-- --fabric hypercube:6 $pm random --seed 2
+pr="--fabric hypercube:6 --runs 3 --faults 2 --permutation random"
+"$tool" $pr --seed 7 | grep '^permutation' > "$dat"
+"$tool" $pr --seed 7 | grep '^permutation' | diff "$dat" - > "$out" &&
+	[ "$(wc -l < "$dat")" = 4 ] &&
+	! "$tool" $pr --seed 8 | grep -qxF "$(grep ': start: ' "$dat")"
+tally $? "--permutation random: seed 7 twice not alike, or seed 8's start" \
+	"$out"
+# the states after each fault, and the JSON key
+expect 0 "^permutation bit-reversal: after 2 faults: max link load [0-9.]* (worst [0-9]*), longest route [0-9]* (mean of states [0-9.]*), mean route [0-9.]* hops, 0 pairs unrouted, 0 apart, 4 states$" \
+	-- --fabric hypercube:4 --runs 4 --faults 2 --permutation bit-reversal
+expect 0 '"verify_failures_partial":0,"permutation":{"kind":"transpose","end_ports":64,"pairs":56,"start":{"max":4,"longest":6,' \
+	-- --fabric hypercube:6 --routing ecube --runs 2 --faults 1 \
+	--permutation transpose --json
+expect 2 "permutation bit-reversal needs a power of two of end ports: torus:3x3 has E = 9" \
+	-- --fabric torus:3x3 --runs 2 --faults 1 --permutation bit-reversal
+expect 2 "permutation takes bit-reversal, transpose or random" -- \
+	--fabric hypercube:4 --permutation none
+expect 2 "permutation applies to the runs of faults" -- \
+	--fabric hypercube:4 --permutation random --bench
+# --switch-faults K: K whole switches fail first, each a fault row, then
+# the link faults.  On the 5-cube every run is split at once (the dead
+# switch's CA is cut off: split, cut and P(ends)), every pair a cable
+# path still joins stays routed, no state fails its check
+sf="--fabric hypercube:5 --switch-faults 2 --faults 1 --runs 5"
+expect 0 "the first 2 faults of a run fail whole switches (every cable), the other 1 links" \
+	-- $sf
+expect 0 "^    1  1.0000     5/5          5 " -- $sf
+"$tool" $sf > "$out" 2>&1 &&
+	awk '/^fault  P\(ok\)/ { t = 1; next } /^fault  P\(conn\)/ { t = 2; next }
+	     t == 1 && /^ +[0-9]+  [01]\./ { rows++; last = $1 }
+	     t == 2 && /^ +[0-9]+ +1\.0000 +5 +0\.0000 +5 / { conn++ }
+	     /^verification: 16 states checked, 0 failed$/ { v = 1 }
+	     END { exit !(rows == 3 && last == 3 && conn == 3 && v) }' "$out"
+tally $? "--switch-faults 2 --faults 1: not 3 fault rows, all connected" \
+	"$out"
+expect 0 "^permutation bit-reversal: after 3 faults: .* 0 pairs unrouted, [1-9][0-9]* apart, 5 states$" \
+	-- $sf --permutation bit-reversal
+expect 0 '"switch_faults":2,' -- $sf --json
+expect 2 "switch-faults 4: hypercube:2 has 4 switches, and one must stay" \
+	-- --fabric hypercube:2 --switch-faults 4 --faults 1
+expect 2 "2 switch faults may take 6 of them, which leaves fewer than the 7 link faults" \
+	-- --fabric hypercube:3 --switch-faults 2 --faults 7
+expect 2 "switch-faults applies to the runs of faults on one VL" -- \
+	--fabric hypercube:3 --switch-faults 1 --soak
+expect 2 "faults 0 (the start state alone) applies" -- \
+	--fabric torus:4x5 --torus-layers --faults 0
 # --intermediates: the IN paper's model.  Its Table 1 (3x3x3 torus,
 # minimal adaptive segments): 11 classes hold the 3,240 pairs of cables,
 # 2.5% of them need a second intermediate; Table 2's 3x3 torus: three

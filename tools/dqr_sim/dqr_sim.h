@@ -20,8 +20,19 @@
 #include "ftree/rerouting_layer.h"
 #include "routes/route_load.h"
 #include "routing/ref_routing.h"
+#include "routing/twophase.h"
 
 #define PROG "dqr-sim"
+
+/* --permutation KIND (perm.c) */
+enum perm_kind {
+	PERM_NONE = 0,
+	PERM_BIT_REVERSAL,
+	PERM_TRANSPOSE,
+	PERM_RANDOM,
+};
+
+extern const char *const perm_kind_names[];
 
 enum verify_policy {
 	VERIFY_DEFAULT = 0,
@@ -37,8 +48,11 @@ struct sim_opts {
 	const char *topo_path, *lfts_path;
 	enum dqr_ref_kind routing;
 	int routing_set;
+	/* faults: the fault steps of a run, --switch-faults K (the first
+	 * K) and the --faults link faults after them */
 	unsigned runs, faults, trials;
 	int runs_set, faults_set;	/* given: --soak keeps them */
+	unsigned switch_faults;		/* --switch-faults K */
 	uint64_t seed;
 	int ca_links, json, bench;
 	int soak;			/* --soak: faults and recoveries */
@@ -50,6 +64,8 @@ struct sim_opts {
 	unsigned layer_moves;		/* --layer-moves: below this, or 0 */
 	int vl_layers;			/* re-routing layer on a second VL */
 	int load;			/* --load all-to-all */
+	int permutation;		/* --permutation: enum perm_kind */
+	int active_pairs;		/* --active-pairs (active.c) */
 	/* --intermediates N: the IN paper's model instead of DQR */
 	unsigned intermediates;
 	int intermediates_set;
@@ -157,6 +173,7 @@ enum sim_topo_kind {
 	SIM_TOPO_FAT_TREE,	/* --routing uturn, base=uturn, --vl-layers */
 	SIM_TOPO_MESH,		/* a mesh or torus on one VL */
 	SIM_TOPO_HYPERCUBE,
+	SIM_TOPO_TWOPHASE,	/* a hypercube by --routing twophase */
 	SIM_TOPO_VLAYERS,	/* --torus-layers, --lash */
 };
 
@@ -176,6 +193,38 @@ struct load_sum {
 	uint64_t unrouted;		/* pairs no route delivered */
 };
 
+/* --active-pairs: the states after k faults, summed (active.c) */
+struct active_sum {
+	uint32_t states, holds;
+	double whole, active;		/* fractions of the switches */
+	uint64_t unrouted;		/* pairs of whole groups */
+};
+
+struct active_run {
+	struct dqr_twophase *hc;	/* the criteria, on the cube's labels */
+	struct active_sum *sums;	/* [k] after k faults, k >= 0 */
+	uint8_t *level, *in;		/* per switch: scratch */
+};
+
+/* --permutation: the figures of the states after k faults, summed */
+struct perm_sum {
+	uint32_t states;
+	double max, longest, mean_hops;	/* sums over the states */
+	uint64_t worst;			/* the largest max */
+	uint32_t longest_max;		/* the longest route of them all */
+	uint64_t unrouted, apart;	/* pairs, summed */
+};
+
+/* --permutation: the end ports of the start fabric and where each sends */
+struct perm_run {
+	uint32_t n;			/* E, the end ports */
+	uint32_t *ends;			/* their port indices, by base LID */
+	uint32_t *pi;			/* end port i sends to pi[i] */
+	uint64_t pairs;			/* sources that send: pi[i] != i */
+	struct dqr_perm_load start;	/* the start tables' */
+	struct perm_sum *sums;		/* [k] after k faults, k >= 1 */
+};
+
 struct sim {
 	const struct sim_opts *o;
 	/* the reactor's options: the plugin's, and dqr-sim's own flags */
@@ -191,6 +240,8 @@ struct sim {
 	struct step_stats start_step;	/* k = 0: the start tables */
 	struct ml_times mlt;
 	struct load_sum *loads;		/* --load: [k] after k faults */
+	struct perm_run perm;		/* --permutation */
+	struct active_run act;		/* --active-pairs */
 	uint32_t verify_failures;
 	uint32_t verify_failures_partial;	/* after a reported failure */
 	uint64_t states_verified;
@@ -281,7 +332,8 @@ int fresh_state(const struct sim *s, struct dqr_reactor *x,
 /* intermediate.c: the exit status */
 int imed_sim(const struct sim_opts *o);
 
-/* faults.c */
+/* faults.c; fault_kind() names the cables that may fail */
+const char *fault_kind(const struct sim_opts *o);
 uint64_t rng_stream(uint64_t seed, uint64_t stream, uint64_t index);
 uint32_t rng_below(uint64_t *s, uint32_t n);
 int scale_build(struct sim_scale *sc, const struct dqr_fabric *f,
@@ -293,6 +345,15 @@ int ends_split(const struct dqr_fabric *f, const uint8_t *linked,
 	       uint32_t *parent);
 int fail_one(struct dqr_reactor *x, struct dqr_fabric *cur, uint32_t port,
 	     struct dqr_fabric **projp, struct dqr_reaction *r);
+/* a whole switch (node of cur): every cable it has left, as fail_one */
+int fail_switch(struct dqr_reactor *x, struct dqr_fabric *cur, uint32_t node,
+		struct dqr_fabric **projp, struct dqr_reaction *r);
+/*
+ * --switch-faults: whether the fabric has the switches, and after any K
+ * of them the cables, that the faults asked for need; 0, or -1 after a
+ * message
+ */
+int switch_faults_fit(const struct sim *s);
 
 /* verify.c */
 struct dqr_lfts *tables_before(const struct dqr_recon *r);
@@ -304,6 +365,18 @@ int verify_state(struct sim *s, const struct dqr_recon *r,
 int effective_policy(const struct sim *s, unsigned *every);
 int want_verify(const struct sim *s, uint32_t run, int last);
 void policy_name(const struct sim *s, char *buf, size_t len);
+
+/*
+ * active.c: --active-pairs.  active_alloc(): 0, 1 after a message (no
+ * hypercube), -1 out of memory.  active_add(): the state after k faults
+ * (t on f; deadlock: its check found a cycle), 1 when it holds, 0 when
+ * not, -1 out of memory.
+ */
+int active_alloc(struct sim *s);
+void active_free(struct sim *s);
+int active_add(struct sim *s, unsigned k, const struct dqr_fabric *f,
+	       const struct dqr_lfts *t, int deadlock);
+void active_print(const struct sim *s);
 
 /* montecarlo.c */
 void steps_free(struct sim *s, unsigned n);
@@ -319,7 +392,6 @@ struct step_view step_view(const struct sim *s, unsigned k);
 struct conn_view conn_view(const struct sim *s, unsigned k);
 
 /* output.c */
-const char *fault_kind(const struct sim_opts *o);
 void print_header(const struct sim *s, FILE *out);
 void print_verify_summary(const struct sim *s, FILE *out);
 void print_text(const struct sim *s);
@@ -364,6 +436,9 @@ struct soak_tally {
 					 * cable came up */
 	uint64_t unreachable;		/* connected pairs, summed */
 	uint64_t unreachable_states;
+	/* pairs of switches two-phase routing leaves out, none of whole
+	 * groups lost: its own loss, not a failure */
+	uint64_t left_out;
 	uint64_t dead_port_entries;
 	uint64_t failures;		/* all of the above that are bugs */
 	double ms_plan, ms_judge, ms_wall;
@@ -450,6 +525,19 @@ int load_add(struct sim *s, unsigned k, const struct dqr_fabric *f,
 /* One state's load into ls. */
 void load_sum_add(struct load_sum *ls, const struct dqr_route_load *ld);
 void load_print(const struct sim *s);
+/*
+ * --permutation (perm.c): perm_setup() the end ports of the input and
+ * the permutation (0; 2 after a message when it is not defined on them;
+ * -1 when out of memory); perm_add() the figures of tables t on f at
+ * step k, 0 the start (nothing without --permutation), 0 or -1; the
+ * lines after the table, or the JSON key; perm_release() frees.
+ */
+int perm_setup(struct sim *s);
+int perm_add(struct sim *s, unsigned k, const struct dqr_fabric *f,
+	     const struct dqr_lfts *t);
+void perm_print(const struct sim *s);
+void perm_print_json(const struct sim *s);
+void perm_release(struct sim *s);
 /* --what-if tolerance (tolerance.c): exit status, or -1 out of memory */
 int what_if_tolerance(struct sim *s);
 

@@ -1,7 +1,7 @@
 /*
  * faults.c - where dqr-sim's faults fall and what one does: the random
  * streams, the cables that may fail, whether the cables left still join
- * the fabric, and one link failure followed by DQR's update.
+ * the fabric, and one link or switch failure followed by DQR's update.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +40,11 @@ uint64_t rng_stream(uint64_t seed, uint64_t stream, uint64_t index)
 uint32_t rng_below(uint64_t *s, uint32_t n)
 {
 	return (uint32_t)(((rng_next(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+const char *fault_kind(const struct sim_opts *o)
+{
+	return o->ca_links ? "switch and CA links" : "switch-to-switch links";
 }
 
 /* port: a linked port */
@@ -153,29 +158,103 @@ int ends_split(const struct dqr_fabric *f, const uint8_t *linked,
 }
 
 /*
- * Fails the cable at port in cur and answers it as the plugin does after
- * a sweep (reaction.h): project the cabling onto the reference, then
- * DQR's update.  Fills *r; *projp receives the projection (free it).  0,
- * or -1 when out of memory.
+ * Answers cur, which has just lost cables, as the plugin does after a
+ * sweep (reaction.h): project the cabling onto the reference, then DQR's
+ * update.  Fills *r; *projp receives the projection (free it).  0, or -1
+ * when out of memory.
  */
-int fail_one(struct dqr_reactor *x, struct dqr_fabric *cur, uint32_t port,
-	     struct dqr_fabric **projp, struct dqr_reaction *r)
+static int answer_cut(struct dqr_reactor *x, struct dqr_fabric *cur,
+		      struct dqr_fabric **projp, struct dqr_reaction *r)
 {
 	struct dqr_topo_diff d;
 	int ret;
 
 	*projp = NULL;
-	dqr_fabric_unlink_port(cur, port);
 	ret = dqr_react_project(x, cur, projp, &d);
 	if (ret > 0)
 		/* removing a cable cannot add anything: a lib bug */
 		fprintf(stderr, PROG ": projection sees new cables or "
-			"nodes after a link removal\n");
+			"nodes after a removal\n");
 	if (ret)
 		return -1;
 	ret = dqr_react_update(x, *projp, &d, NULL, r);
 	dqr_topo_diff_release(&d);
 	return ret;
+}
+
+/* The cable at port fails in cur, answered as answer_cut() says. */
+int fail_one(struct dqr_reactor *x, struct dqr_fabric *cur, uint32_t port,
+	     struct dqr_fabric **projp, struct dqr_reaction *r)
+{
+	dqr_fabric_unlink_port(cur, port);
+	return answer_cut(x, cur, projp, r);
+}
+
+/*
+ * As soak.c fails a switch: the node stays, without a cable; the
+ * projection then sees every cable of it absent, and DQR answers them
+ * in one update, as the plugin answers the sweep after a switch died.
+ */
+int fail_switch(struct dqr_reactor *x, struct dqr_fabric *cur, uint32_t node,
+		struct dqr_fabric **projp, struct dqr_reaction *r)
+{
+	unsigned pn;
+
+	dqr_for_each_linked_port(cur, node, pn)
+		dqr_fabric_unlink_port(cur, dqr_port_index(cur, node, pn));
+	return answer_cut(x, cur, projp, r);
+}
+
+static int by_more(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x < y) - (x > y);
+}
+
+/*
+ * A failed switch takes its cables out of the draw: after K switch
+ * faults at most the K switches with the most candidate cables are gone,
+ * and the link faults must find theirs among the rest.
+ */
+int switch_faults_fit(const struct sim *s)
+{
+	const struct dqr_fabric *f = s->in.f;
+	unsigned k = s->o->switch_faults, links = s->o->faults - k;
+	uint32_t *deg, i, port, node, taken = 0;
+
+	if (k >= f->num_switches) {
+		fprintf(stderr, PROG ": --switch-faults %u: %s has %u "
+			"switches, and one must stay\n", k, s->in.name,
+			f->num_switches);
+		return -1;
+	}
+	deg = calloc(f->num_nodes + 1, sizeof(*deg));
+	if (!deg) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < s->sc.num_cand; i++) {
+		port = s->sc.cand[i];
+		node = f->ports[port].node;
+		deg[node] += dqr_is_switch(f, node);
+		node = dqr_peer_node(f, port);
+		deg[node] += dqr_is_switch(f, node);
+	}
+	qsort(deg, f->num_nodes, sizeof(*deg), by_more);
+	for (i = 0; i < k && i < f->num_nodes; i++)
+		taken += deg[i];
+	free(deg);
+	if (taken > s->sc.num_cand)
+		taken = s->sc.num_cand;
+	if (links > s->sc.num_cand - taken) {
+		fprintf(stderr, PROG ": %s has %u %s; %u switch faults may "
+			"take %u of them, which leaves fewer than the %u link "
+			"faults asked for\n", s->in.name, s->sc.num_cand,
+			fault_kind(s->o), k, taken, links);
+		return -1;
+	}
+	return 0;
 }
 
 /* ok: the run passed fault k (on one layer or two) */

@@ -85,6 +85,28 @@ static int route_as_plugin(const struct sim_opts *o, struct sim_input *in,
 	return ret;
 }
 
+/*
+ * --routing twophase: the plugin's base=twophase (reaction/base_choice.h),
+ * on the cube it recognises, with the options' twophase_seed.  0, or -1
+ * with why in err.
+ */
+static int route_twophase(const struct sim_opts *o, struct sim_input *in,
+			  char *err, size_t errlen)
+{
+	struct dqr_reactor x;
+	struct dqr_options opts = o->plugin;
+	int ret;
+
+	opts.base = DQR_BASE_TWOPHASE;
+	dqr_reactor_init(&x, &opts);
+	ret = dqr_choose_grid(&x, in->f, &in->t);
+	if (ret)
+		snprintf(err, errlen, "%s", x.notes.len ? x.notes.note[
+			 x.notes.len - 1].text : "no hypercube");
+	dqr_reactor_release(&x);
+	return ret ? -1 : 0;
+}
+
 static int load_generated(const struct sim_opts *o, struct sim_input *in)
 {
 	struct dqr_gen_place *places = NULL;
@@ -104,6 +126,13 @@ static int load_generated(const struct sim_opts *o, struct sim_input *in)
 	kind = o->routing;
 	if (kind == DQR_REF_AUTO && route_as_plugin(o, in, &kind))
 		kind = dqr_ref_auto(&spec);
+	if (!in->t && kind == DQR_REF_TWOPHASE &&
+	    route_twophase(o, in, err, sizeof(err))) {
+		fprintf(stderr, PROG ": routing twophase on %s: %s\n",
+			o->spec, err);
+		free(places);
+		return -1;
+	}
 	if (!in->t && (o->vlayers ?
 		       route_recognised(in->f, &spec, places, kind, &in->t,
 					err, sizeof(err)) :

@@ -26,7 +26,9 @@
  * failure and counts as failed for every later fault, as in the paper.
  * A fault that splits the fabric is no failure of DQR: the pairs it
  * separates are reported apart, and the run succeeds when every pair that
- * a cable path still joins is routed.
+ * a cable path still joins is routed.  --switch-faults K fails K whole
+ * switches first, each answered as one fault; the pairs of their CAs are
+ * such pairs.
  *
  * --soak (soak.c) draws random faults and recoveries instead (links,
  * whole switches, flaps), answers each as the plugin does (update,
@@ -109,7 +111,11 @@ static void usage(FILE *out)
 "                       as the plugin's stretch=N with qos on\n"
 "experiment:\n"
 "  --runs N             runs (default 500)\n"
-"  --faults K           successive random link faults per run (default 10)\n"
+"  --faults K           successive random link faults per run (default 10;\n"
+"                       0: the start state alone)\n"
+"  --switch-faults K    first fail K random whole switches per run (every\n"
+"                       cable; default 0), each answered as one fault,\n"
+"                       then the link faults; the rows count them all\n"
 "  --seed S             seed of the fault sequences (default 1)\n"
 "  --ca-links           CA links may fail too (default: switch links only)\n"
 "  --mode MODE          end-to-end or local (default %s, as the plugin)\n"
@@ -123,6 +129,13 @@ static void usage(FILE *out)
 "                       when every end port sends to every other: the\n"
 "                       start state's, then the mean and worst of the\n"
 "                       states in force after each fault\n"
+"  --permutation KIND   bit-reversal, transpose (both on a power of two\n"
+"                       of end ports) or random (from --seed): end port\n"
+"                       i (by base LID) sends to end port pi(i); per\n"
+"                       state the routes on the busiest switch-to-switch\n"
+"                       channel (\"max link load N\" at the start), the\n"
+"                       longest and mean route in switch hops, the pairs\n"
+"                       not delivered\n"
 "benchmark:\n"
 "  --bench              time single faults from the start state instead\n"
 "  --trials N           faults the benchmark times (default 200)\n"
@@ -260,11 +273,17 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 		o->runs_set = 1;
 		break;
 	case 'k':
-		if (parse_uint(arg, 1, MAX_FAULTS, &n))
-			return bad_value(name, arg, "a number of faults, 1 to "
+		if (parse_uint(arg, 0, MAX_FAULTS, &n))
+			return bad_value(name, arg, "a number of faults, 0 to "
 					 "1000");
 		o->faults = (unsigned)n;
 		o->faults_set = 1;
+		break;
+	case 'F':
+		if (parse_uint(arg, 0, MAX_FAULTS, &n))
+			return bad_value(name, arg, "a number of switches, 0 "
+					 "to 1000");
+		o->switch_faults = (unsigned)n;
 		break;
 	case 's':
 		if (parse_uint(arg, 0, UINT64_MAX, &n))
@@ -353,6 +372,15 @@ static int apply_option(struct sim_opts *o, int c, const char *name,
 			return bad_value(name, arg, "all-to-all");
 		o->load = 1;
 		break;
+	case 'a':
+		o->active_pairs = 1;
+		break;
+	case 'P':
+		if (parse_choice(arg, perm_kind_names, &k) || k == PERM_NONE)
+			return bad_value(name, arg, "bit-reversal, transpose "
+					 "or random");
+		o->permutation = k;
+		break;
 	case 'I':
 		if (parse_uint(arg, 0, DQR_IMED_MAX, &n))
 			return bad_value(name, arg, "0 .. 4");
@@ -408,8 +436,10 @@ static int check_input_options(const struct sim_opts *o)
 		  "--soak judges one VL: not with --vl-layers" },
 		{ o->soak && (o->data_path || o->verify != VERIFY_DEFAULT),
 		  "--soak judges every state: no --data, no --verify" },
-		{ o->options_str && !o->what_if,
-		  "--options applies to --what-if only" },
+		{ o->options_str && !o->what_if &&
+		  o->routing != DQR_REF_TWOPHASE,
+		  "--options applies to --what-if and --routing twophase "
+		  "(its twophase_seed=) only" },
 		{ o->options_str && (o->mode_set || o->turns_set),
 		  "--options gives mode= and turns=: not with --mode or "
 		  "--turns" },
@@ -427,6 +457,25 @@ static int check_input_options(const struct sim_opts *o)
 		  "tolerance" },
 		{ o->load && (o->what_if || o->bench || o->soak || o->json),
 		  "--load applies to the runs of faults, in text" },
+		{ o->permutation && (o->what_if || o->bench || o->soak ||
+				     (o->intermediates_set && !o->vlayers)),
+		  "--permutation applies to the runs of faults (also on "
+		  "--torus-layers): not to --what-if, --bench, --soak or the "
+		  "IN paper's model" },
+		{ o->active_pairs && (o->what_if || o->bench || o->soak ||
+				      o->vlayers || o->vl_layers ||
+				      o->intermediates_set || o->json),
+		  "--active-pairs applies to the runs of faults on one VL, "
+		  "in text" },
+		{ o->switch_faults && (o->what_if || o->bench || o->soak ||
+				       o->vlayers || o->intermediates_set),
+		  "--switch-faults applies to the runs of faults on one VL "
+		  "(--soak fails switches of its own)" },
+		{ o->faults_set && !o->faults &&
+		  (o->what_if || o->bench || o->soak || o->vlayers ||
+		   o->intermediates_set),
+		  "--faults 0 (the start state alone) applies to the runs of "
+		  "faults on one VL" },
 		{ o->what_if && strcmp(o->what_if, "all") &&
 		  (o->data_path || o->ca_links),
 		  "--data and --ca-links apply to --what-if all only" },
@@ -507,6 +556,9 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		{ "what-if", required_argument, NULL, 'W' },
 		{ "options", required_argument, NULL, 'O' },
 		{ "load", required_argument, NULL, 'A' },
+		{ "permutation", required_argument, NULL, 'P' },
+		{ "active-pairs", no_argument, NULL, 'a' },
+		{ "switch-faults", required_argument, NULL, 'F' },
 		{ "intermediates", required_argument, NULL, 'I' },
 		{ "exhaustive", required_argument, NULL, 'E' },
 		{ "segments", required_argument, NULL, 'g' },
@@ -559,6 +611,8 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 		o->faults = SOAK_EVENTS;
 	if (check_input_options(o))
 		return -1;
+	/* from here on, every fault step: the switches first */
+	o->faults += o->switch_faults;
 	if (o->intermediates_set && !o->vlayers && !o->segments)
 		o->segments = DQR_IMED_DOR;
 	if (o->vlayers)
@@ -584,6 +638,7 @@ static int parse_args(int argc, char **argv, struct sim_opts *o)
 static int execute(struct sim *s)
 {
 	FILE *data = NULL;
+	unsigned links;
 	int ret;
 
 	if (s->o->intermediates_set && !s->o->vlayers)
@@ -592,6 +647,11 @@ static int execute(struct sim *s)
 		return 2;
 	if (scale_build(&s->sc, s->in.f, s->o->ca_links))
 		goto nomem;
+	ret = perm_setup(s);
+	if (ret < 0)
+		goto nomem;
+	if (ret)
+		return ret;
 	if (s->o->vlayers && s->o->what_if) {
 		ret = what_if(s);
 		return ret < 0 ? 2 : ret;
@@ -611,13 +671,20 @@ static int execute(struct sim *s)
 	}
 	if (s->o->soak && s->sc.num_cand)
 		return soak(s);
-	if (!s->sc.num_cand || (!s->o->bench &&
-				s->o->faults > s->sc.num_cand)) {
+	links = s->o->faults - s->o->switch_faults;
+	if (!s->sc.num_cand || (!s->o->bench && links > s->sc.num_cand)) {
 		fprintf(stderr, PROG ": %s has %u %s, fewer than the %u "
 			"faults asked for\n", s->in.name, s->sc.num_cand,
-			fault_kind(s->o), s->o->bench ? 1 : s->o->faults);
+			fault_kind(s->o), s->o->bench ? 1 : links);
 		return 2;
 	}
+	if (s->o->switch_faults && switch_faults_fit(s))
+		return 2;
+	ret = active_alloc(s);
+	if (ret < 0)
+		goto nomem;
+	if (ret)
+		return 2;
 	if (s->o->bench) {
 		if (bench(s))
 			goto nomem;
@@ -641,6 +708,9 @@ static int execute(struct sim *s)
 	else
 		print_text(s);
 	load_print(s);
+	if (!s->o->json)
+		perm_print(s);
+	active_print(s);
 	if (data && write_data(s, data, s->o->data_path))
 		return 2;
 	if (s->verify_failures)
@@ -671,5 +741,7 @@ int main(int argc, char **argv)
 	input_release(&s.in);
 	free(s.mlt.v);
 	free(s.loads);
+	active_free(&s);
+	perm_release(&s);
 	return ret;
 }

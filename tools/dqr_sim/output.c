@@ -11,11 +11,6 @@
 #include "verify/verify_print.h"
 #include "dqr_sim.h"
 
-const char *fault_kind(const struct sim_opts *o)
-{
-	return o->ca_links ? "switch and CA links" : "switch-to-switch links";
-}
-
 void print_header(const struct sim *s, FILE *out)
 {
 	const struct dqr_recon_result *st = &s->p.start;
@@ -39,6 +34,11 @@ void print_header(const struct sim *s, FILE *out)
 	if (s->o->vl_layers)
 		fprintf(out, "  re-routing layer on a second VL where one "
 			"layer fails (--vl-layers)\n");
+	if (s->o->switch_faults)
+		fprintf(out, "  the first %u faults of a run fail whole "
+			"switches (every cable), the other %u links\n",
+			s->o->switch_faults,
+			s->o->faults - s->o->switch_faults);
 }
 
 void print_verify_summary(const struct sim *s, FILE *out)
@@ -190,6 +190,8 @@ void print_json_head(const struct sim *s)
 	       dqr_mode_names[s->o->ro.mode], dqr_turns_names[s->o->ro.turns],
 	       s->o->seed, pol, bias_name(s),
 	       s->o->vl_layers ? "true" : "false");
+	if (s->o->switch_faults)
+		printf("\"switch_faults\":%u,", s->o->switch_faults);
 	printf("\"start\":{\"list_us\":%.1f,\"total_us\":%.1f,"
 	       "\"filled\":%" PRIu64 ",\"copy_ms\":%.3f},",
 	       s->p.start.us_list, s->p.start.us_total,
@@ -237,8 +239,10 @@ void print_json(const struct sim *s)
 		putchar('}');
 	}
 	printf("},\"states_verified\":%" PRIu64 ",\"verify_failures\":%u,"
-	       "\"verify_failures_partial\":%u}\n", s->states_verified,
+	       "\"verify_failures_partial\":%u", s->states_verified,
 	       s->verify_failures, s->verify_failures_partial);
+	perm_print_json(s);
+	printf("}\n");
 }
 
 /* Writes and closes fp, opened early so that a bad path fails fast. */

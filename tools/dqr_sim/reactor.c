@@ -93,7 +93,8 @@ int sim_setup(struct sim *s)
 	if (dqr_grid_detect(s->in.f, &g, err, sizeof(err)))
 		return 0;
 	if (g->kind == DQR_GRID_HYPERCUBE) {
-		t->kind = SIM_TOPO_HYPERCUBE;
+		t->kind = s->in.kind == DQR_REF_TWOPHASE ? SIM_TOPO_TWOPHASE :
+			  SIM_TOPO_HYPERCUBE;
 	} else {
 		t->kind = SIM_TOPO_MESH;
 		t->mesh_plugin = !o->no_mesh_plugin;
@@ -201,6 +202,27 @@ static int vlayers(const struct sim *s, struct dqr_reactor *x)
 				    s->o->lash ? "" : "ecube");
 }
 
+/*
+ * Two-phase routing of the input's hypercube, on the labels and with
+ * the seed the input was routed by (input.c: the plugin's choice).
+ */
+static int twophase(const struct sim *s, struct dqr_reactor *x)
+{
+	struct dqr_twophase *tp;
+	struct dqr_grid *g;
+	char err[256];
+	int ret;
+
+	if (dqr_grid_detect(s->in.f, &g, err, sizeof(err)))
+		return -1;
+	ret = dqr_twophase_new(s->in.f, g->ndims, g->place,
+			       s->ropts.twophase_seed, &tp, err, sizeof(err));
+	dqr_grid_free(g);
+	if (ret)
+		return -1;
+	return dqr_topology_twophase(x, s->in.f, tp);
+}
+
 int sim_reactor(const struct sim *s, struct dqr_reactor *x)
 {
 	const struct sim_topo *t = &s->topo;
@@ -229,6 +251,8 @@ int sim_reactor(const struct sim *s, struct dqr_reactor *x)
 	case SIM_TOPO_HYPERCUBE:
 		dqr_topology_hypercube(x);
 		return 0;
+	case SIM_TOPO_TWOPHASE:
+		return twophase(s, x);
 	case SIM_TOPO_VLAYERS:
 		return vlayers(s, x);
 	default:

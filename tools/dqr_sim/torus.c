@@ -147,7 +147,8 @@ static int one_fault(struct torus_run *tr, struct dqr_reactor *x,
 			 dqr_vlayers_count(tl) : tr->max_layers;
 	ok = all && !v.unreachable && v.acyclic;
 	st->ok += ok;
-	if (ok && load_add(tr->s, k + 1, proj, x->recon.cur))
+	if (ok && (load_add(tr->s, k + 1, proj, x->recon.cur) ||
+		   perm_add(tr->s, k + 1, proj, x->recon.cur)))
 		goto out;
 	st->bypassed_all += all;
 	/* the list keeps every layer acyclic; a repair claims every pair */
@@ -308,13 +309,15 @@ int vlayers_sim(struct sim *s)
 	cand = malloc(sizeof(uint32_t) * (s->sc.num_cand + 1));
 	ret = -1;
 	if (!tr.steps || !cand || load_alloc(s) ||
-	    load_add(s, 0, s->in.f, s->in.t))
+	    load_add(s, 0, s->in.f, s->in.t) ||
+	    perm_add(s, 0, s->in.f, s->in.t))
 		goto out;
 	for (run = 0; run < s->o->runs; run++)
 		if (one_run(&tr, run, cand))
 			goto out;
 	print_table(&tr, layers, ms_build, dqr_now_ms() - t0);
 	load_print(s);
+	perm_print(s);
 	ret = tr.bad || tr.unions_bad || tr.unsafe ? 1 : 0;
 	if (s->o->data_path && write_torus_data(&tr, s->o->data_path))
 		ret = 2;

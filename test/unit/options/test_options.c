@@ -32,7 +32,7 @@ static void check_format(const struct dqr_options *o, const char *head)
 		 "fallback=base transition=ordered drain_ms=auto "
 		 "vl_layer=on stretch=off budget_ms=auto budget_mb=auto "
 		 "mesh_routing=updn layer_moves=on fast_path=on "
-		 "tolerance_s=60 intermediates=0", head);
+		 "tolerance_s=60 intermediates=0 twophase_seed=1", head);
 	dqr_options_format(o, buf, sizeof(buf));
 	CHECK(!strcmp(buf, want));
 }

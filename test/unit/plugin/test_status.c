@@ -500,6 +500,43 @@ static void test_write(struct dqr_fabric *f)
 	rmdir(dir);
 }
 
+/* Two-phase routing's lines: only while it is in force. */
+static void test_twophase(struct dqr_fabric *f)
+{
+	struct dqr_status_counters c;
+	struct dqr_status_view v;
+	uint32_t ports[3], gone[1], out[2];
+	char *t;
+
+	fill_view(&v, f, &c, ports, gone);
+	t = format(dqr_status_format, &v);
+	REQUIRE(t);
+	CHECK(strstr(t, "twophase") == NULL);
+	free(t);
+	t = format(dqr_status_format_prom, &v);
+	REQUIRE(t);
+	CHECK(strstr(t, "twophase") == NULL);
+	free(t);
+
+	out[0] = f->switches[1];
+	out[1] = f->switches[2];
+	v.twophase = 1;
+	v.twophase_active = 0;
+	v.left_out = out;
+	v.num_left_out = 2;
+	t = format(dqr_status_format, &v);
+	REQUIRE(t);
+	CHECK(strstr(t, "\ntwophase_left_out: 2\ntwophase_active: 0\n"
+		     "left_out_switch: 0x0000000000000101 (sw1)\n"
+		     "left_out_switch: 0x0000000000000102 (sw2)\n") != NULL);
+	free(t);
+	t = format(dqr_status_format_prom, &v);
+	REQUIRE(t);
+	CHECK(strstr(t, "\nosmdqr_twophase_left_out 2\n") != NULL);
+	CHECK(strstr(t, "\nosmdqr_twophase_active 0\n") != NULL);
+	free(t);
+}
+
 int main(void)
 {
 	struct dqr_fabric *f = ring_fabric(4);
@@ -507,6 +544,7 @@ int main(void)
 	REQUIRE(f);
 	test_count();
 	test_status_text(f);
+	test_twophase(f);
 	test_prom(f);
 	test_write(f);
 	dqr_fabric_free(f);

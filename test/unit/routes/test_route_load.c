@@ -3,7 +3,10 @@
  * permutations, on k-ary n-trees routed by lib's ftree-mod (D-mod-k):
  * the loads D-mod-k must give, shift loads against routes walked
  * independently, and broken tables (no path, loop, dead port) counted as
- * unrouted rather than as load.
+ * unrouted rather than as load.  Then the permutations of
+ * routes/permutation.h, and dqr_perm_load on the 3-cube routed by e-cube:
+ * every channel's count, the route lengths and the broken cases worked
+ * out by hand.
  */
 #include <math.h>
 #include <stdint.h>
@@ -14,6 +17,7 @@
 #include "fabric/fabric.h"
 #include "fabric/lft.h"
 #include "fabric/topo_gen.h"
+#include "routes/permutation.h"
 #include "routes/route_load.h"
 #include "routes/route_walk.h"
 #include "routing/ref_routing.h"
@@ -426,6 +430,300 @@ static void check_sampled(const char *spec)
 	tree_free(&tr);
 }
 
+/* ---------------------------------------------------------- permutation */
+
+static int same(const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+	return !memcmp(a, b, sizeof(*a) * n);
+}
+
+/* always the first: Fisher-Yates then swaps each pi[i] with pi[0] */
+static uint32_t below_zero(void *arg, uint32_t m)
+{
+	(void)m;
+	(*(unsigned *)arg)++;
+	return 0;
+}
+
+/* a small LCG, for a permutation that is not a rotation */
+static uint32_t below_lcg(void *arg, uint32_t m)
+{
+	uint32_t *x = arg;
+
+	*x = *x * 1103515245u + 12345u;
+	return (*x >> 16) % m;
+}
+
+static void check_builders(void)
+{
+	/* bit j -> bit 2-j: 001 <-> 100, 011 <-> 110 */
+	static const uint32_t rev8[8] = { 0, 4, 2, 6, 1, 5, 3, 7 };
+	/* b = 3, L = 1, H = 2: hi = i >> 1, lo = i & 1 -> lo * 4 + hi */
+	static const uint32_t tr8[8] = { 0, 4, 1, 5, 2, 6, 3, 7 };
+	/* b = 4: the 4 x 4 matrix transposed, row i>>2, column i&3 */
+	static const uint32_t tr16[16] = { 0, 4, 8, 12, 1, 5, 9, 13,
+					   2, 6, 10, 14, 3, 7, 11, 15 };
+	static const uint32_t rot4[4] = { 1, 2, 3, 0 };
+	uint32_t pi[16], seen[64], bits[16], x = 7, i;
+	unsigned calls = 0;
+
+	CHECK_EQ(dqr_perm_log2(1), 0);
+	CHECK_EQ(dqr_perm_log2(64), 6);
+	CHECK_EQ(dqr_perm_log2(0), -1);
+	CHECK_EQ(dqr_perm_log2(9), -1);
+	CHECK_EQ(dqr_perm_bit_reversal(pi, 8), 0);
+	CHECK(same(pi, rev8, 8));
+	CHECK_EQ(dqr_perm_transpose(pi, 8), 0);
+	CHECK(same(pi, tr8, 8));
+	CHECK_EQ(dqr_perm_transpose(pi, 16), 0);
+	CHECK(same(pi, tr16, 16));
+	/* b = 4: 0001 -> 1000, 0110 -> 0110, 1011 -> 1101 */
+	CHECK_EQ(dqr_perm_bit_reversal(pi, 16), 0);
+	CHECK_EQ(pi[1], 8);
+	CHECK_EQ(pi[6], 6);
+	CHECK_EQ(pi[11], 13);
+	pi[0] = 99;
+	CHECK_EQ(dqr_perm_bit_reversal(pi, 9), -1);
+	CHECK_EQ(dqr_perm_transpose(pi, 12), -1);
+	CHECK_EQ(dqr_perm_transpose(pi, 0), -1);
+	CHECK_EQ(pi[0], 99);
+	dqr_perm_random(pi, 4, below_zero, &calls);
+	CHECK(same(pi, rot4, 4));
+	CHECK_EQ(calls, 3);
+	dqr_perm_random(seen, 64, below_lcg, &x);
+	/* each of 0 .. 63 once: 64 distinct values fill every bit */
+	memset(bits, 0, sizeof(bits));
+	for (i = 0; i < 64; i++)
+		if (seen[i] < 64)
+			bits[seen[i] / 4] |= 1u << (seen[i] % 4);
+	for (i = 0; i < 16; i++)
+		CHECK_EQ(bits[i], 15);
+}
+
+/*
+ * hypercube:3 routed by e-cube (lowest differing bit first).  Switch
+ * label x's port d+1 is dimension d; channel (x, d) is that port.
+ */
+struct cube {
+	struct dqr_gen_spec s;
+	struct dqr_gen_place *pl;
+	struct dqr_fabric *f;
+	struct dqr_lfts *t;
+	uint32_t n, ends[32];
+};
+
+static void cube_build(struct cube *c)
+{
+	char err[256] = "";
+	uint32_t i;
+
+	memset(c, 0, sizeof(*c));
+	REQUIRE(dqr_gen_parse("hypercube:3", &c->s, err, sizeof(err)) == 0);
+	c->f = dqr_gen_build_places(&c->s, &c->pl, err, sizeof(err));
+	REQUIRE(c->f != NULL);
+	REQUIRE(dqr_ref_route(c->f, &c->s, c->pl, DQR_REF_ECUBE, &c->t, err,
+			      sizeof(err)) == 0);
+	REQUIRE(c->f->max_lid < 32);
+	c->n = dqr_end_ports(c->f, c->ends);
+	CHECK_EQ(c->n, 8);
+	/* end port i is the CA of switch label i: the patterns are the
+	 * cube's own */
+	for (i = 0; i < c->n; i++) {
+		CHECK_EQ(switch_of(c->f, c->f->ports[c->ends[i]].remote), i);
+		CHECK_EQ(c->pl[i].pos, i);
+	}
+}
+
+static void cube_free(struct cube *c)
+{
+	dqr_lfts_free(c->t);
+	dqr_fabric_free(c->f);
+	free(c->pl);
+}
+
+static uint32_t cube_channel(const struct cube *c, uint32_t x, unsigned d)
+{
+	return c->f->nodes[c->f->switches[x]].port_base + d + 1;
+}
+
+/*
+ * Every switch-to-switch channel's count against the list worked out by
+ * hand (x, d, routes); the others must carry none.
+ */
+static void check_channels(const struct cube *c, const uint64_t *load,
+			   const unsigned (*want)[3], unsigned nwant)
+{
+	uint32_t x, bad = 0;
+	unsigned d, k, w;
+
+	for (x = 0; x < 8; x++)
+		for (d = 0; d < 3; d++) {
+			w = 0;
+			for (k = 0; k < nwant; k++)
+				if (want[k][0] == x && want[k][1] == d)
+					w = want[k][2];
+			bad += load[cube_channel(c, x, d)] != w;
+		}
+	CHECK_EQ(bad, 0);
+}
+
+/*
+ * Bit reversal on 3 bits moves 1 <-> 4 and 3 <-> 6 (0, 2, 5, 7 are
+ * palindromes).  E-cube fixes bit 0, then bit 2:
+ *   1 -> 4: 001 -d0-> 000 -d2-> 100    4 -> 1: 100 -d0-> 101 -d2-> 001
+ *   3 -> 6: 011 -d0-> 010 -d2-> 110    6 -> 3: 110 -d0-> 111 -d2-> 011
+ * eight channels, one route each: max 1, every route 2 hops.
+ *
+ * Transpose (b = 3: pi = 0 4 1 5 2 6 3 7) moves six:
+ *   1 -> 4: 001 -d0-> 000 -d2-> 100    2 -> 1: 010 -d0-> 011 -d1-> 001
+ *   3 -> 5: 011 -d1-> 001 -d2-> 101    4 -> 2: 100 -d1-> 110 -d2-> 010
+ *   5 -> 6: 101 -d0-> 100 -d1-> 110    6 -> 3: 110 -d0-> 111 -d2-> 011
+ * (011, d1) and (100, d1) carry two routes each: max 2.
+ */
+static void check_cube_perms(struct cube *c)
+{
+	static const unsigned rev_ch[][3] = {
+		{ 1, 0, 1 }, { 0, 2, 1 }, { 4, 0, 1 }, { 5, 2, 1 },
+		{ 3, 0, 1 }, { 2, 2, 1 }, { 6, 0, 1 }, { 7, 2, 1 },
+	};
+	static const unsigned tr_ch[][3] = {
+		{ 1, 0, 1 }, { 0, 2, 1 }, { 2, 0, 1 }, { 3, 1, 2 },
+		{ 1, 2, 1 }, { 4, 1, 2 }, { 6, 2, 1 }, { 5, 0, 1 },
+		{ 6, 0, 1 }, { 7, 2, 1 },
+	};
+	const struct dqr_fabric *f = c->f;
+	struct dqr_perm_load pl;
+	uint64_t load[256];
+	uint32_t pi[8], i;
+
+	REQUIRE(f->num_ports <= 256);
+	CHECK_EQ(dqr_perm_bit_reversal(pi, 8), 0);
+	CHECK_EQ(dqr_perm_load(f, c->t, c->ends, pi, 8, &pl, load), 0);
+	CHECK_EQ(pl.pairs, 4);
+	CHECK_EQ(pl.unrouted, 0);
+	CHECK_EQ(pl.apart, 0);
+	CHECK_EQ(pl.channels, 24);
+	CHECK_EQ(pl.max, 1);
+	CHECK_EQ(pl.longest, 2);
+	CHECK_EQ(pl.hops, 8);
+	CHECK(fabs(pl.mean_hops - 2.0) < 1e-12);
+	check_channels(c, load, rev_ch, 8);
+	/* the CA links: the four that send, the four switches that deliver */
+	for (i = 0; i < 8; i++) {
+		CHECK_EQ(load[c->ends[i]], pi[i] != i);
+		CHECK_EQ(load[f->ports[c->ends[i]].remote], pi[i] != i);
+	}
+
+	CHECK_EQ(dqr_perm_transpose(pi, 8), 0);
+	CHECK_EQ(dqr_perm_load(f, c->t, c->ends, pi, 8, &pl, load), 0);
+	CHECK_EQ(pl.pairs, 6);
+	CHECK_EQ(pl.unrouted, 0);
+	CHECK_EQ(pl.max, 2);
+	CHECK_EQ(pl.longest, 2);
+	CHECK_EQ(pl.hops, 12);
+	check_channels(c, load, tr_ch, 10);
+	/* without per_channel: the same figures */
+	CHECK_EQ(dqr_perm_load(f, c->t, c->ends, pi, 8, &pl, NULL), 0);
+	CHECK_EQ(pl.max, 2);
+	CHECK_EQ(pl.hops, 12);
+
+	/* the identity sends nothing */
+	for (i = 0; i < 8; i++)
+		pi[i] = i;
+	CHECK_EQ(dqr_perm_load(f, c->t, c->ends, pi, 8, &pl, load), 0);
+	CHECK_EQ(pl.pairs, 0);
+	CHECK_EQ(pl.max, 0);
+	CHECK_EQ(pl.longest, 0);
+	CHECK(pl.mean_hops == 0.0);
+
+	/* 0 -> 7, 7 -> 0: three hops each, the longest; 1..6 stay */
+	pi[0] = 7;
+	pi[7] = 0;
+	CHECK_EQ(dqr_perm_load(f, c->t, c->ends, pi, 8, &pl, load), 0);
+	CHECK_EQ(pl.pairs, 2);
+	CHECK_EQ(pl.longest, 3);
+	CHECK(fabs(pl.mean_hops - 3.0) < 1e-12);
+	CHECK_EQ(pl.max, 1);
+}
+
+/*
+ * Broken tables and cut end ports, on bit reversal: each case takes out
+ * what is worked out by hand, and what is not delivered loads nothing.
+ */
+static void check_cube_broken(struct cube *c)
+{
+	struct dqr_fabric *f;
+	struct dqr_perm_load pl;
+	struct dqr_lfts *t;
+	uint64_t load[256];
+	uint32_t pi[8];
+	uint16_t lid4 = c->f->ports[c->ends[4]].base_lid;
+
+	CHECK_EQ(dqr_perm_bit_reversal(pi, 8), 0);
+	/* switch 000 has no path to CA 4: 1 -> 4 (via 000) is lost */
+	t = dqr_lfts_clone(c->t);
+	REQUIRE(t != NULL);
+	dqr_lft_set(t, 0, lid4, DQR_NO_PATH);
+	CHECK_EQ(dqr_perm_load(c->f, t, c->ends, pi, 8, &pl, load), 0);
+	CHECK_EQ(pl.pairs, 4);
+	CHECK_EQ(pl.unrouted, 1);
+	CHECK_EQ(pl.hops, 6);
+	CHECK_EQ(load[cube_channel(c, 1, 0)], 0);
+	CHECK_EQ(load[c->ends[1]], 0);
+	/* ... and sends it back to 001 on d0: a loop, also lost */
+	dqr_lft_set(t, 0, lid4, 1);
+	CHECK_EQ(dqr_perm_load(c->f, t, c->ends, pi, 8, &pl, load), 0);
+	CHECK_EQ(pl.unrouted, 1);
+	CHECK_EQ(pl.max, 1);
+	CHECK_EQ(load[cube_channel(c, 1, 0)], 0);
+	CHECK_EQ(load[cube_channel(c, 0, 0)], 0);
+	dqr_lfts_free(t);
+
+	/* CA 3's cable fails: 3 -> 6 and 6 -> 3 are apart, not walked */
+	f = dqr_fabric_clone(c->f);
+	REQUIRE(f != NULL);
+	dqr_fabric_unlink_port(f, c->ends[3]);
+	CHECK_EQ(dqr_perm_load(f, c->t, c->ends, pi, 8, &pl, load), 0);
+	CHECK_EQ(pl.pairs, 4);
+	CHECK_EQ(pl.apart, 2);
+	CHECK_EQ(pl.unrouted, 0);
+	CHECK_EQ(pl.hops, 4);
+	CHECK_EQ(load[cube_channel(c, 6, 0)], 0);
+	CHECK_EQ(load[c->ends[6]], 0);
+	dqr_fabric_free(f);
+
+	/* switch 110 loses its three cables: CA 6, still cabled to it, is
+	 * split off with it, so 3 -> 6 and 6 -> 3 are apart; 1 -> 4 and
+	 * 4 -> 1 do not pass it and are delivered */
+	f = dqr_fabric_clone(c->f);
+	REQUIRE(f != NULL);
+	dqr_fabric_unlink_port(f, cube_channel(c, 6, 0));
+	dqr_fabric_unlink_port(f, cube_channel(c, 6, 1));
+	dqr_fabric_unlink_port(f, cube_channel(c, 6, 2));
+	CHECK_EQ(dqr_perm_load(f, c->t, c->ends, pi, 8, &pl, load), 0);
+	CHECK_EQ(pl.pairs, 4);
+	CHECK_EQ(pl.apart, 2);
+	CHECK_EQ(pl.unrouted, 0);
+	CHECK_EQ(pl.hops, 4);
+	CHECK_EQ(pl.channels, 18);
+	/* 3 -> 6 is not walked: its first channel carries nothing */
+	CHECK_EQ(load[cube_channel(c, 3, 0)], 0);
+	CHECK_EQ(load[cube_channel(c, 1, 0)], 1);
+	dqr_fabric_free(f);
+
+	/* the cable 000-100 fails, the tables stay: 1 -> 4 meets a dead
+	 * port at 000 and is unrouted, the others are delivered */
+	f = dqr_fabric_clone(c->f);
+	REQUIRE(f != NULL);
+	dqr_fabric_unlink_port(f, cube_channel(c, 0, 2));
+	CHECK_EQ(dqr_perm_load(f, c->t, c->ends, pi, 8, &pl, load), 0);
+	CHECK_EQ(pl.apart, 0);
+	CHECK_EQ(pl.unrouted, 1);
+	CHECK_EQ(pl.hops, 6);
+	CHECK_EQ(pl.channels, 22);
+	dqr_fabric_free(f);
+}
+
 int main(void)
 {
 	static const char *const specs[] = { "kary:2,3", "kary:4,3" };
@@ -440,5 +738,14 @@ int main(void)
 		tree_free(&tr);
 	}
 	check_sampled("fattree3:22");
+	check_builders();
+	{
+		struct cube c;
+
+		cube_build(&c);
+		check_cube_perms(&c);
+		check_cube_broken(&c);
+		cube_free(&c);
+	}
 	return unit_finish();
 }
