@@ -5,8 +5,10 @@
  * for the cabling as it is (recon.h's base) instead of repairing the
  * tables in force: only the trees a fault broke change, and they change
  * inside that order.  DQR fills what the scheme leaves, in a channel
- * list built for its tables.  The switches the HC paper's criteria leave
- * inactive are named in the notes after every update.
+ * list built for the tables held and the new ones together.  The
+ * switches it leaves out (their group of four broken, the HC paper's
+ * faulty nodes) are named in the notes after every update, and every
+ * pair among the others must be routed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,7 @@
 #include "routes/route_walk.h"
 #include "routing/twophase.h"
 
-/* Names of inactive switches a note lists before "and N more". */
+/* Names of switches left out a note lists before "and N more". */
 #define NAMES_SAID 8
 
 struct twophase_priv {
@@ -56,7 +58,7 @@ static void twophase_recon_base(struct dqr_reactor *x,
 }
 
 /* The names of the first NAMES_SAID switches left out, and how many. */
-static void inactive_names(const struct dqr_reactor *x,
+static void left_out_names(const struct dqr_reactor *x,
 			   const struct twophase_priv *p, char *buf,
 			   size_t len)
 {
@@ -121,7 +123,7 @@ static void twophase_after_update(struct dqr_reactor *x,
 	}
 	p->v.unrouted = (uint64_t)bad;
 	if (v->whole < v->switches) {
-		inactive_names(x, p, names, sizeof(names));
+		left_out_names(x, p, names, sizeof(names));
 		dqr_note(ns, DQR_NOTE_NOTICE, NULL, "two-phase routing: %u "
 			 "of %u switches left out, their group of four broken "
 			 "(their pairs routed where the channel order allows, "

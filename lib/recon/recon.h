@@ -52,7 +52,8 @@ struct dqr_recon_change {
  * A base that routes every projection of the reference topology afresh
  * (two-phase routing of a hypercube): each update then starts from the
  * base's tables for the cabling as it is, with a channel list built for
- * them, and DQR fills only what they leave unrouted.  route() returns 0
+ * the tables held and them together (for them alone when the two close
+ * a cycle), and DQR fills only what they leave unrouted.  route() returns 0
  * with *out set (the reference's shape), or -1 when out of memory.  The
  * caller sets it before each dqr_recon_update() and owns arg.
  */

@@ -343,6 +343,27 @@ expect 2 "permutation takes bit-reversal, transpose or random" -- \
 	--fabric hypercube:4 --permutation none
 expect 2 "permutation applies to the runs of faults" -- \
 	--fabric hypercube:4 --permutation random --bench
+# --routing twophase: the plugin's base=twophase.  No fault: every route
+# climbs one order, so deadlock free, and bit-reversal's busiest link
+# carries 5 routes on the 6-cube where e-cube's carries 4 (above: the
+# gain is at 10 dimensions and up, doc/hypercubes.md); another seed,
+# other intermediates
+tp="--fabric hypercube:6 --routing twophase --runs 1 --faults 0"
+expect 0 "^permutation bit-reversal: start: max link load 5, longest route 8," \
+	-- $tp --permutation bit-reversal
+expect 0 "^permutation bit-reversal: start: max link load 3, longest route 8," \
+	-- $tp --permutation bit-reversal --options twophase_seed=7
+expect 2 "routing twophase on mesh:4x4: base=twophase cannot route" -- \
+	--fabric mesh:4x4 --routing twophase --runs 1 --faults 1
+# --active-pairs: the switches of whole groups keep every pair routed
+# through 6 cable faults of the 5-cube, in every run; not on a mesh
+expect 0 "^active pairs: after 6 faults: P(hold) 1.0000 (20 of 20 runs), whole .*, 0 pairs" \
+	-- --fabric hypercube:5 --routing twophase --runs 20 --faults 6 \
+	--active-pairs
+expect 2 "active-pairs: no hypercube" -- --fabric mesh:4x4 --runs 1 \
+	--faults 1 --active-pairs
+expect 2 "active-pairs applies to the runs of faults" -- \
+	--fabric hypercube:4 --active-pairs --soak
 # --switch-faults K: K whole switches fail first, each a fault row, then
 # the link faults.  On the 5-cube every run is split at once (the dead
 # switch's CA is cut off: split, cut and P(ends)), every pair a cable
