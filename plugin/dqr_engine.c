@@ -190,9 +190,9 @@ static int uturn_pass(struct dqr_ctx *ctx)
 /*
  * base=auto on a fabric that is no fat tree, or base=twophase: lib's
  * routing of a mesh, torus or hypercube it recognises
- * (reaction/base_choice.h); the tables
- * go to OpenSM and DQR as uturn_pass's do.  Returns what OpenSM's second
- * step expects, or 1 when OpenSM's engines must route (no grid).
+ * (reaction/base_choice.h); the tables go to OpenSM and DQR as
+ * uturn_pass's do.  Returns what OpenSM's second step expects, or 1 when
+ * OpenSM's engines must route (no grid).
  */
 static int grid_pass(struct dqr_ctx *ctx)
 {

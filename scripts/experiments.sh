@@ -17,9 +17,13 @@
 #   intermediates doc/intermediate-switches.md: the busiest channel of
 #                an 8x8x8 torus after up to 14 faults, five ways ->
 #                DATA/intermediates, doc/intermediates-load.png
-#   all          the five, one after the other (no PART)
+#   hypercubes   doc/hypercubes.md: two-phase routing against e-cube,
+#                permutation loads and the pairs of whole groups kept
+#                through cable faults -> DATA/hypercubes,
+#                doc/hypercubes-faults.png
+#   all          the six, one after the other (no PART)
 #   plot         only the figures, from DATA as it stands; PARTs name
-#                the experiments (default: all five)
+#                the experiments (default: all six)
 # PART picks part of an experiment (default: all of it):
 #   dqr-sim      kary-4-3 kary-4-3-dsl fattree2-36 fattree2-36-dsl
 #                fattree3-36 fattree3-36-dsl mesh-10x10 mesh-20x20 bench
@@ -28,6 +32,7 @@
 #                contains TEXT, e.g. ONLY=-vl the two-layer runs)
 #   scale        fattree2:36 fattree3:24 fattree3:36 fattree3:56 (the
 #                rows of scale.dat they give are replaced, the others kept)
+#   hypercubes   perm faults
 #
 # -s DQR_SIM  the dqr-sim to run (default: $DQR_SIM, else tools/dqr-sim
 #             when run from a build directory, else build/tools/dqr-sim
@@ -49,7 +54,10 @@
 # overrides the faults of every benchmark (dqr-sim bench: 200, 20 for
 # turns=path on fattree3:36; scale: 100, 10 at 43,904 CAs); IMED_RUNS
 # (default 10) runs of IMED_FAULTS (14) faults on IMED_FABRIC
-# (torus:8x8x8) for intermediates.
+# (torus:8x8x8) for intermediates; HC_DIMS (default 6 to 12) the
+# hypercubes of the permutation table, HC_RUNS (default 100) runs of
+# HC_FAULTS (100) cable faults on HC_FABRIC (hypercube:10) for
+# hypercubes faults.
 #
 # Every state is verified.  dqr-sim and uturn-fig11: a verification
 # failure (dqr-sim's exit status 1) does not stop the run; its messages go
@@ -64,7 +72,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
 	sed -n '5,6p' "$0" | sed 's/^# \{0,1\}//' >&2
 	echo "EXPERIMENT: dqr-sim, grids, uturn-fig11, scale, intermediates," \
-		"all, plot (see the head of $0)" >&2
+		"hypercubes, all, plot (see the head of $0)" >&2
 	exit 2
 }
 
@@ -86,9 +94,9 @@ shift $((OPTIND - 1))
 what=$1
 shift
 
-experiments="dqr-sim grids uturn-fig11 scale intermediates"
+experiments="dqr-sim grids uturn-fig11 scale intermediates hypercubes"
 case $what in
-dqr-sim|grids|uturn-fig11|scale|intermediates|plot) ;;
+dqr-sim|grids|uturn-fig11|scale|intermediates|hypercubes|plot) ;;
 all) [ $# = 0 ] || usage ;;
 *) echo "$prog: no experiment '$what'" >&2; usage ;;
 esac
@@ -612,6 +620,65 @@ exp_intermediates() {
 	done
 }
 
+# ------------------------------------------------------------- hypercubes
+# perm: perm.txt, one line per hypercube, routing (ecube, twophase), LMC
+# (0, 2) and permutation, with dqr-sim's start line of --permutation
+# (no fault).  faults: ROUTING.txt, dqr-sim --active-pairs with
+# --permutation bit-reversal on HC_FABRIC, the same cable faults for
+# both; ROUTING.dat its lines: k, P(hold), whole %, active %, and the
+# busiest channel of bit-reversal averaged over the states that held.
+exp_hypercubes() {
+	local out=$data/hypercubes parts=${*:-perm faults} n r l p
+	local hr=${HC_RUNS:-100} hk=${HC_FAULTS:-100}
+	local spec=${HC_FABRIC:-hypercube:10}
+
+	mkdir -p "$out"
+	case " $parts " in
+	*" perm "*)
+		: > "$out/perm.txt"
+		for n in ${HC_DIMS:-6 7 8 9 10 11 12}; do
+		for r in ecube twophase; do
+		for l in 0 2; do
+		for p in bit-reversal transpose random; do
+			echo "hypercubes: perm: $n-cube $r lmc $l $p" >&2
+			"$sim" --fabric "hypercube:$n,lmc=$l" --routing $r \
+				--runs 1 --faults 0 --verify none \
+				--permutation $p > "$out/perm.one" ||
+				return 1
+			sed -n "s/^permutation $p: start: /$n $r $l $p /p" \
+				"$out/perm.one" >> "$out/perm.txt"
+		done
+		done
+		done
+		done
+		rm -f "$out/perm.one" ;;
+	esac
+	case " $parts " in
+	*" faults "*)
+		for r in ecube twophase; do
+			echo "hypercubes: faults: $r: $hr runs of $hk on $spec" >&2
+			"$sim" --fabric "$spec" --routing $r --runs "$hr" \
+				--faults "$hk" --seed 1 --active-pairs \
+				--permutation bit-reversal --verify sample:10 \
+				> "$out/$r.txt" || return 1
+			awk '/^active pairs: after [0-9]+ faults:/ {
+				gsub(/[()%,]/, " ")
+				a[$4] = $4 " " $8 " " $14 " " $16 }
+			/^permutation bit-reversal: start:/ {
+				gsub(/,/, " "); b[0] = $7 }
+			/^permutation bit-reversal: after [0-9]+ faults:/ {
+				gsub(/,/, " "); b[$4] = $9 }
+			END { for (k = 0; k in a; k++)
+				print a[k], (k in b) ? b[k] : "nan" }' \
+				"$out/$r.txt" > "$out/$r.dat"
+			[ -s "$out/$r.dat" ] || {
+				echo "$prog: no active pairs in $out/$r.txt" >&2
+				return 1
+			}
+		done ;;
+	esac
+}
+
 # ---------------------------------------------------------------- figures
 plot() {
 	local e=$1
@@ -633,6 +700,7 @@ run() {
 	uturn-fig11) exp_uturn_fig11 "$@" ;;
 	scale) exp_scale "$@" ;;
 	intermediates) exp_intermediates "$@" ;;
+	hypercubes) exp_hypercubes "$@" ;;
 	esac
 	[ $plots = 0 ] || plot "$e"
 }

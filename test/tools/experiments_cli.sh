@@ -64,6 +64,23 @@ for n in defaults ecube-moves lash-moves lash-moves-imed model; do
 		"$dir/d/intermediates/$n.dat"
 done
 
+# hypercubes: a small table and 2 runs of 3 faults on the 5-cube; each
+# ROUTING.dat has a line per fault count from 0, the first fields
+# k and P(hold)
+expect 0 "hypercubes: faults: twophase: 2 runs of 3 on hypercube:5" -- \
+	HC_DIMS=5 HC_RUNS=2 HC_FAULTS=3 HC_FABRIC=hypercube:5 \
+	bash "$script" -n -s "$sim" -o "$dir/d" hypercubes
+same_names hypercubes '*'
+awk '$1 == 5 && $5 == "max" { n++ } END { exit n != 12 }' \
+	"$dir/d/hypercubes/perm.txt"
+tally $? "hypercubes: perm.txt is not 12 lines of the 5-cube" \
+	"$dir/d/hypercubes/perm.txt"
+for r in ecube twophase; do
+	awk 'NF != 5 || $1 != NR - 1 || $2 > 1 { bad = 1 }
+	     END { exit bad || NR != 4 }' "$dir/d/hypercubes/$r.dat"
+	tally $? "hypercubes: $r.dat is not 4 lines" "$dir/d/hypercubes/$r.dat"
+done
+
 # scale: the 648-CA row is measured again, the stored others stay
 mkdir -p "$dir/d/scale"
 cp "$stored/scale/scale.dat" "$dir/d/scale/"
@@ -91,7 +108,8 @@ expect 0 "figures of scale into" -- bash "$script" -f "$dir/fig" plot
 tally $? "plot: gnuplot missed files of data/ or warned" "$out"
 for f in dqr-sim-probability.png dqr-sim-time.png dqr-sim-changed.png \
 	grids-fig3.png grids-fig4.png grids-tori.png grids-ecube.png \
-	grids-moves.png uturn-fig11.png scale.svg intermediates-load.png; do
+	grids-moves.png uturn-fig11.png scale.svg intermediates-load.png \
+	hypercubes-faults.png; do
 	[ -s "$dir/fig/$f" ] && [ -e "$top_srcdir/doc/$f" ]
 	tally $? "plot: $f not drawn, or doc/ does not show it" "$out"
 done
