@@ -26,7 +26,6 @@ struct twophase_priv {
 	struct dqr_twophase_stats st;	/* of the last routing */
 	struct dqr_twophase_view v;	/* v.level: level[] below */
 	uint8_t *level;			/* per switch index, of the last */
-	uint8_t *whole;			/* scratch: level[] not left out */
 };
 
 /* The levels of the switches of f, the cabling last routed. */
@@ -98,7 +97,6 @@ static void twophase_after_update(struct dqr_reactor *x,
 	const struct dqr_twophase_view *v = &p->v;
 	char names[512];
 	int64_t bad;
-	uint32_t sw;
 
 	(void)res;
 	if (p->st.lids_broken)
@@ -113,10 +111,8 @@ static void twophase_after_update(struct dqr_reactor *x,
 	if (v->active < 0)
 		return;
 	/* the scheme answers for the switches of whole groups */
-	for (sw = 0; sw < v->switches; sw++)
-		p->whole[sw] = p->level[sw] != DQR_TWOPHASE_LEFT_OUT;
-	bad = dqr_unrouted_among(x->recon.ref, x->recon.cur, p->whole,
-				 &p->v.pairs);
+	bad = dqr_unrouted_among(x->recon.ref, x->recon.cur, p->level,
+				 DQR_TWOPHASE_WHOLE, &p->v.pairs);
 	if (bad < 0) {
 		p->v.pairs = 0;
 		return;
@@ -164,7 +160,6 @@ static void twophase_release(struct dqr_reactor *x)
 		return;
 	dqr_twophase_free(p->tp);
 	free(p->level);
-	free(p->whole);
 	free(p);
 	x->topo.priv = NULL;
 }
@@ -174,15 +169,11 @@ static struct twophase_priv *priv_new(struct dqr_twophase *tp, uint32_t ns)
 {
 	struct twophase_priv *p = calloc(1, sizeof(*p));
 
-	if (p) {
+	if (p)
 		p->level = calloc(ns + 1, 1);
-		p->whole = calloc(ns + 1, 1);
-	}
-	if (!p || !tp || !p->level || !p->whole) {
-		if (p) {
+	if (!p || !tp || !p->level) {
+		if (p)
 			free(p->level);
-			free(p->whole);
-		}
 		free(p);
 		dqr_twophase_free(tp);
 		return NULL;

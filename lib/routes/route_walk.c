@@ -137,8 +137,8 @@ void dqr_walk_dlid(const struct dqr_fabric *f, const struct dqr_lfts *t,
 }
 
 int64_t dqr_unrouted_among(const struct dqr_fabric *f,
-			   const struct dqr_lfts *t, const uint8_t *in,
-			   uint64_t *pairs)
+			   const struct dqr_lfts *t, const uint8_t *level,
+			   uint8_t least, uint64_t *pairs)
 {
 	struct dqr_walk_state *st;
 	uint32_t *scratch, lid, sw, dsw;
@@ -154,11 +154,11 @@ int64_t dqr_unrouted_among(const struct dqr_fabric *f,
 	}
 	for (lid = 1; lid <= f->max_lid; lid++) {
 		dsw = dqr_lid_switch(f, lid);
-		if (dsw == DQR_NONE || !in[dsw])
+		if (dsw == DQR_NONE || level[dsw] < least)
 			continue;
 		dqr_walk_dlid(f, t, lid, st, scratch);
 		for (sw = 0; sw < f->num_switches; sw++) {
-			if (!in[sw])
+			if (level[sw] < least)
 				continue;
 			(*pairs)++;
 			bad += st[sw].result != DQR_WALK_OK;

@@ -67,14 +67,15 @@ uint32_t dqr_ingress_switch(const struct dqr_fabric *f, uint32_t port);
 uint32_t dqr_lid_switch(const struct dqr_fabric *f, uint32_t lid);
 
 /*
- * Routes among a set of switches (in[switch index] nonzero): the (source
- * switch, DLID) pairs with both the source and the DLID's switch in the
- * set (*pairs), and how many of them are not delivered (returned).  A
- * switch's end ports inject where it does, so a source switch stands for
- * them.  O(switches) per DLID; -1 when out of memory.
+ * Routes among a set of switches, those whose level[switch index] is at
+ * least least: the (source switch, DLID) pairs with both the source and
+ * the DLID's switch in the set (*pairs), and how many of them are not
+ * delivered (returned).  A switch's end ports inject where it does, so
+ * a source switch stands for them.  O(switches) per DLID; -1 when out
+ * of memory.
  */
 int64_t dqr_unrouted_among(const struct dqr_fabric *f,
-			   const struct dqr_lfts *t, const uint8_t *in,
-			   uint64_t *pairs);
+			   const struct dqr_lfts *t, const uint8_t *level,
+			   uint8_t least, uint64_t *pairs);
 
 #endif

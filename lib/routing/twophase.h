@@ -95,7 +95,11 @@ int dqr_twophase_route(const struct dqr_twophase *tp,
 		       const struct dqr_fabric *f, struct dqr_lfts **out,
 		       struct dqr_twophase_stats *st);
 
-/* What the HC paper's criteria make of a switch (dqr_twophase_active()). */
+/*
+ * What the HC paper's criteria make of a switch (dqr_twophase_active()),
+ * in rising order: level >= DQR_TWOPHASE_WHOLE is a switch of a whole
+ * group (routes/route_walk.h dqr_unrouted_among() takes that).
+ */
 enum dqr_twophase_level {
 	DQR_TWOPHASE_LEFT_OUT = 0,	/* its group is broken, or absent */
 	DQR_TWOPHASE_WHOLE,		/* whole group, too many faulty paths */

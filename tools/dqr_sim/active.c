@@ -41,8 +41,7 @@ int active_alloc(struct sim *s)
 	}
 	s->act.sums = calloc(s->o->faults + 1, sizeof(*s->act.sums));
 	s->act.level = malloc(s->p.ref->num_switches + 1);
-	s->act.in = malloc(s->p.ref->num_switches + 1);
-	return s->act.sums && s->act.level && s->act.in ? 0 : -1;
+	return s->act.sums && s->act.level ? 0 : -1;
 }
 
 void active_free(struct sim *s)
@@ -50,14 +49,13 @@ void active_free(struct sim *s)
 	dqr_twophase_free(s->act.hc);
 	free(s->act.sums);
 	free(s->act.level);
-	free(s->act.in);
 }
 
 int active_add(struct sim *s, unsigned k, const struct dqr_fabric *f,
 	       const struct dqr_lfts *t, int deadlock)
 {
 	struct active_sum *a = &s->act.sums[k];
-	uint32_t whole, sw, ns = f->num_switches;
+	uint32_t whole, ns = f->num_switches;
 	uint64_t pairs;
 	int64_t bad;
 	long act;
@@ -65,9 +63,8 @@ int active_add(struct sim *s, unsigned k, const struct dqr_fabric *f,
 	act = dqr_twophase_active(s->act.hc, f, s->act.level, &whole);
 	if (act < 0)
 		return -1;
-	for (sw = 0; sw < ns; sw++)
-		s->act.in[sw] = s->act.level[sw] != DQR_TWOPHASE_LEFT_OUT;
-	bad = dqr_unrouted_among(f, t, s->act.in, &pairs);
+	bad = dqr_unrouted_among(f, t, s->act.level, DQR_TWOPHASE_WHOLE,
+				 &pairs);
 	if (bad < 0)
 		return -1;
 	a->states++;

@@ -203,7 +203,7 @@ struct active_sum {
 struct active_run {
 	struct dqr_twophase *hc;	/* the criteria, on the cube's labels */
 	struct active_sum *sums;	/* [k] after k faults, k >= 0 */
-	uint8_t *level, *in;		/* per switch: scratch */
+	uint8_t *level;			/* per switch: scratch */
 };
 
 /* --permutation: the figures of the states after k faults, summed */

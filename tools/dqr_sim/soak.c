@@ -196,20 +196,12 @@ static int left_out_only(const struct soak_run *w,
 {
 	struct dqr_twophase_view tv;
 	uint64_t pairs;
-	uint8_t *in;
 	int64_t bad;
-	uint32_t sw;
 
 	if (dqr_topology_twophase_view(&w->x, &tv) || tv.active < 0 ||
 	    tv.switches != f->num_switches)
 		return 0;
-	in = malloc(f->num_switches + 1);
-	if (!in)
-		return -1;
-	for (sw = 0; sw < f->num_switches; sw++)
-		in[sw] = tv.level[sw] != DQR_TWOPHASE_LEFT_OUT;
-	bad = dqr_unrouted_among(f, t, in, &pairs);
-	free(in);
+	bad = dqr_unrouted_among(f, t, tv.level, DQR_TWOPHASE_WHOLE, &pairs);
 	return bad < 0 ? -1 : !bad;
 }
 
